@@ -1,0 +1,1 @@
+//! Scalar resolution as Kubernetes does it.

@@ -1,0 +1,1 @@
+//! nodecast: forecast node impact of manifest changes and lint them.

@@ -1,5 +1,6 @@
 //! Documents embedded in scalars, located in the outer file.
-use crate::{Node, Options, Parsed};
+use crate::rescan::{self, Decoded};
+use crate::{parse, LineIndex, Node, NodeKind, Options, Parsed, Pos, Span};
 
 /// Maps each byte of a scalar's decoded text back to a byte offset in the outer source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,13 +12,117 @@ pub struct SourceMap {
 }
 
 /// Builds the decoded-text → outer-source map for a scalar node of `outer`.
+///
+/// Copied characters map to their own source bytes; escapes map to their backslash; line breaks
+/// and the spaces that folding puts in their place map to the line break they replace; a final
+/// `\n` added by chomping at the end of the text maps to the end of the source. The extra last
+/// entry is the offset just after everything the scalar consumed.
 pub fn scalar_source_map(outer: &str, scalar: &Node) -> SourceMap {
-    let _ = (outer, scalar);
-    todo!("helper")
+    match rescan::decode(outer, scalar) {
+        Some(d) => {
+            let mut offsets = d.starts;
+            offsets.push(d.end);
+            SourceMap {
+                offsets,
+                exact: true,
+            }
+        }
+        None => SourceMap {
+            offsets: vec![scalar.span.start.offset; text_len(scalar) + 1],
+            exact: false,
+        },
+    }
+}
+
+fn text_len(node: &Node) -> usize {
+    match &node.kind {
+        NodeKind::Scalar { text, .. } => text.len(),
+        _ => 0,
+    }
 }
 
 /// Parses the YAML held in a scalar node of `outer`; every span in the result points into `outer`.
+///
+/// When the scalar's source cannot be mapped exactly (see [`SourceMap::exact`]), every span
+/// points at the scalar's start. A non-scalar node yields an empty result.
 pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
-    let _ = (outer, scalar, opts);
-    todo!("helper")
+    let NodeKind::Scalar { text, .. } = &scalar.kind else {
+        return Parsed::default();
+    };
+    let mut parsed = parse(text, opts);
+    let remap = Remap {
+        outer,
+        lines: LineIndex::new(outer),
+        decoded: rescan::decode(outer, scalar),
+        fallback: scalar.span.start.offset.min(outer.len()),
+    };
+    for doc in &mut parsed.documents {
+        doc.span = remap.span(doc.span);
+        remap.node(&mut doc.root);
+    }
+    for p in &mut parsed.problems {
+        p.span = remap.span(p.span);
+        p.other = p.other.map(|o| remap.span(o));
+    }
+    parsed
+}
+
+/// Moves spans from decoded-text coordinates to `outer` coordinates.
+struct Remap<'a> {
+    outer: &'a str,
+    lines: LineIndex,
+    decoded: Option<Decoded>,
+    fallback: usize,
+}
+
+impl Remap<'_> {
+    fn start(&self, i: usize) -> usize {
+        match &self.decoded {
+            Some(d) => d.starts.get(i).copied().unwrap_or(d.end),
+            None => self.fallback,
+        }
+    }
+
+    /// A range ending at decoded `i` (exclusive) ends where its last byte's source ends.
+    fn end(&self, i: usize) -> usize {
+        match &self.decoded {
+            Some(d) if i > 0 => d.ends.get(i - 1).copied().unwrap_or(d.end),
+            Some(d) => d.starts.first().copied().unwrap_or(d.end),
+            None => self.fallback,
+        }
+    }
+
+    fn pos(&self, offset: usize) -> Pos {
+        self.lines.pos(self.outer, offset)
+    }
+
+    fn span(&self, s: Span) -> Span {
+        let start = self.start(s.start.offset);
+        let end = if s.end.offset > s.start.offset {
+            self.end(s.end.offset).max(start)
+        } else {
+            start
+        };
+        Span {
+            start: self.pos(start),
+            end: self.pos(end),
+        }
+    }
+
+    fn node(&self, root: &mut Node) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            n.span = self.span(n.span);
+            match &mut n.kind {
+                NodeKind::Scalar { .. } => {}
+                NodeKind::Seq(items) => stack.extend(items.iter_mut()),
+                NodeKind::Map(entries) => {
+                    for e in entries.iter_mut() {
+                        stack.push(&mut e.key);
+                        stack.push(&mut e.value);
+                    }
+                }
+            }
+        }
+    }
 }

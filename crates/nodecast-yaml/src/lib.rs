@@ -12,8 +12,10 @@
 
 mod embedded;
 mod line_index;
+mod locate;
 mod node;
 mod parse;
+mod rescan;
 mod resolve;
 
 pub use embedded::{parse_embedded, scalar_source_map, SourceMap};

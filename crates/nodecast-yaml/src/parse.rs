@@ -1,8 +1,677 @@
 //! Event stream → located tree.
-use crate::{Options, Parsed};
+//!
+//! Span conventions (all byte offsets into the parsed text):
+//! - plain and quoted scalars: the scalar itself (quotes included), without its properties
+//!   (`&anchor`, `!tag`);
+//! - block scalars: from the `|`/`>` indicator to the end of the last non-blank content character
+//!   (trailing blank lines and the final line break are not included); an empty block scalar
+//!   covers its header (`|-`);
+//! - empty (null) plain scalars: zero-width, just after the `:` / `-` / properties;
+//! - flow collections: from `[`/`{` to `]`/`}` inclusive;
+//! - block mappings: from the first key to the end of the last value; block sequences: from the
+//!   first `-` to the end of the last item;
+//! - documents: their root node's span.
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, Parser, ScanError, Tag};
+
+use crate::locate::{self, Locator};
+use crate::resolve::resolve;
+use crate::{
+    Ambiguity, Document, Entry, Node, NodeKind, Options, Parsed, Problem, ProblemKind, Scalar,
+    ScalarStyle, Span,
+};
 
 /// Parses a YAML (or JSON) stream into located documents; never panics, whatever the input.
 pub fn parse(src: &str, opts: &Options) -> Parsed {
-    let _ = (src, opts);
-    todo!("helper")
+    let loc = Locator::new(src);
+    let mut b = Builder::new(&loc, opts);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut parser = Parser::new_from_str(src);
+        while let Some(item) = parser.next_event() {
+            match item {
+                Ok((ev, span)) => {
+                    let (start, end) = (loc.byte(span.start.index()), loc.byte(span.end.index()));
+                    if !b.event(ev, start, end) {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    b.scan_error(&e);
+                    break;
+                }
+            }
+        }
+    }));
+    if outcome.is_err() {
+        // Defence in depth: saphyr should not panic, but a linter must not die on one file.
+        let at = b.last_end;
+        b.problems.push(Problem {
+            kind: ProblemKind::Syntax,
+            message: "the YAML parser failed on this input".to_string(),
+            span: loc.span(at, at),
+            other: None,
+        });
+    }
+    b.finish()
+}
+
+/// A finished node with the bookkeeping the limits need.
+#[derive(Clone)]
+struct Built {
+    node: Node,
+    /// Number of nodes in the subtree.
+    size: usize,
+    /// Collection levels in the subtree (0 for a scalar).
+    height: usize,
+}
+
+/// A slot of a mapping under construction.
+enum Slot {
+    Entry(Entry),
+    /// A `<<` merge key and its value, resolved when the mapping ends.
+    Merge(Entry),
+    /// An earlier duplicate, replaced by a later entry.
+    Removed,
+}
+
+enum Content {
+    Seq(Vec<Node>),
+    Map {
+        slots: Vec<Slot>,
+        key: Option<Node>,
+        /// Key text → (slot index, span of the first occurrence).
+        seen: HashMap<String, (usize, Span)>,
+    },
+}
+
+/// An open collection.
+struct Frame {
+    content: Content,
+    anchor: usize,
+    tag: Option<String>,
+    /// Offset of `[`/`{` for flow collections.
+    flow_start: Option<usize>,
+    /// Offset of the first `-` of a block sequence.
+    dash: Option<usize>,
+    /// Start offset of the event (fallback span).
+    event_start: usize,
+    first: Option<Span>,
+    last: Option<Span>,
+    size: usize,
+    height: usize,
+    /// True when this collection is (inside) a mapping key.
+    in_key: bool,
+}
+
+impl Frame {
+    /// True when the next node completed in this frame is a mapping key.
+    fn expects_key(&self) -> bool {
+        matches!(&self.content, Content::Map { key: None, .. })
+    }
+}
+
+struct Builder<'a> {
+    loc: &'a Locator<'a>,
+    opts: &'a Options,
+    documents: Vec<Document>,
+    problems: Vec<Problem>,
+    /// Problems of the current document, committed when it completes.
+    doc_problems: Vec<Problem>,
+    next_index: usize,
+    index: usize,
+    stack: Vec<Frame>,
+    root: Option<Built>,
+    anchors: HashMap<usize, Built>,
+    /// Anchors whose node is still being built (an alias to one is recursive).
+    open_anchors: HashSet<usize>,
+    expanded: usize,
+    /// The current document was dropped; ignore events until its end.
+    skipping: bool,
+    /// End of the previous event.
+    last_end: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(loc: &'a Locator<'a>, opts: &'a Options) -> Self {
+        Builder {
+            loc,
+            opts,
+            documents: Vec::new(),
+            problems: Vec::new(),
+            doc_problems: Vec::new(),
+            next_index: 0,
+            index: 0,
+            stack: Vec::new(),
+            root: None,
+            anchors: HashMap::new(),
+            open_anchors: HashSet::new(),
+            expanded: 0,
+            skipping: false,
+            last_end: 0,
+        }
+    }
+
+    fn finish(mut self) -> Parsed {
+        self.problems
+            .sort_by_key(|p| (p.span.start.offset, p.span.end.offset));
+        Parsed {
+            documents: self.documents,
+            problems: self.problems,
+        }
+    }
+
+    fn scan_error(&mut self, e: &ScanError) {
+        let at = self.loc.byte(e.marker().index());
+        let src = self.loc.src;
+        let end = match src.get(at..).and_then(|s| s.chars().next()) {
+            Some(c) if c != '\n' && c != '\r' => at + c.len_utf8(),
+            _ => at,
+        };
+        // saphyr's only nesting limit (255 flow levels) surfaces as a scan error.
+        let kind = if e.info() == "recursion limit exceeded" {
+            ProblemKind::Limit
+        } else {
+            ProblemKind::Syntax
+        };
+        self.problems.push(Problem {
+            kind,
+            message: e.info().to_string(),
+            span: self.loc.span(at, end),
+            other: None,
+        });
+    }
+
+    /// Handles one event; false stops parsing.
+    fn event(&mut self, ev: Event<'_>, start: usize, end: usize) -> bool {
+        let keep_going = match ev {
+            Event::DocumentStart(_) => {
+                self.begin_document();
+                true
+            }
+            Event::DocumentEnd => {
+                self.end_document();
+                true
+            }
+            _ if self.skipping => true,
+            Event::Scalar(text, style, anchor, tag) => {
+                self.scalar(&text, style, anchor, tag.as_deref(), start, end);
+                true
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.open(Content::Seq(Vec::new()), anchor, tag.as_deref(), start, end);
+                true
+            }
+            Event::MappingStart(anchor, tag) => {
+                let content = Content::Map {
+                    slots: Vec::new(),
+                    key: None,
+                    seen: HashMap::new(),
+                };
+                self.open(content, anchor, tag.as_deref(), start, end);
+                true
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                self.close(end);
+                true
+            }
+            Event::Alias(id) => self.alias(id, start, end),
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => true,
+        };
+        self.last_end = self.last_end.max(end);
+        keep_going
+    }
+
+    fn begin_document(&mut self) {
+        self.index = self.next_index;
+        self.next_index += 1;
+        self.stack.clear();
+        self.root = None;
+        self.anchors.clear();
+        self.open_anchors.clear();
+        self.expanded = 0;
+        self.skipping = false;
+        self.doc_problems.clear();
+    }
+
+    fn end_document(&mut self) {
+        let root = self.root.take();
+        if self.skipping {
+            self.doc_problems.clear();
+            return;
+        }
+        self.problems.append(&mut self.doc_problems);
+        let Some(root) = root else { return };
+        let empty = matches!(
+            &root.node.kind,
+            NodeKind::Scalar { text, style: ScalarStyle::Plain, .. } if text.is_empty()
+        ) && root.node.tag.is_none();
+        if !empty {
+            self.documents.push(Document {
+                span: root.node.span,
+                root: root.node,
+                index: self.index,
+            });
+        }
+    }
+
+    /// Drops the current document with a limit problem.
+    fn limit(&mut self, message: String, span: Span) {
+        self.problems.push(Problem {
+            kind: ProblemKind::Limit,
+            message,
+            span,
+            other: None,
+        });
+        self.skipping = true;
+        self.stack.clear();
+        self.root = None;
+        self.anchors.clear();
+    }
+
+    fn in_key(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.in_key || f.expects_key())
+    }
+
+    fn scalar(
+        &mut self,
+        text: &str,
+        style: saphyr_parser::ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        start: usize,
+        end: usize,
+    ) {
+        let src = self.loc.src;
+        let style = convert_style(style);
+        let props = locate::skip_props(src, start);
+        let has_props = props.end > start;
+        let (s, e) = match style {
+            ScalarStyle::Literal | ScalarStyle::Folded => {
+                let header = if has_props && matches!(src.as_bytes().get(props.content), Some(b'|' | b'>')) {
+                    locate::block_header(src, props.content, props.content)
+                } else {
+                    locate::block_header(src, start, self.last_end)
+                };
+                match header {
+                    Some((ind, hend)) => (ind, locate::block_content_end(src, hend, end)),
+                    None => (props.content.min(end), end),
+                }
+            }
+            ScalarStyle::Plain if text.is_empty() => {
+                let at = if has_props {
+                    props.end
+                } else if src.as_bytes().get(start) == Some(&b':') {
+                    start + 1
+                } else {
+                    start
+                };
+                (at, at)
+            }
+            _ => (props.content.min(end), end),
+        };
+        let tag_text = tag.map(|t| props.tag.clone().unwrap_or_else(|| tag_to_string(t)));
+        let (value, ambiguity) = resolve(
+            text,
+            style,
+            tag.map(|t| (t.handle.as_str(), t.suffix.as_str())),
+        );
+        let span = self.loc.span(s, e);
+        if let Some(a) = ambiguity {
+            if !self.in_key() {
+                self.doc_problems.push(Problem {
+                    kind: ProblemKind::Yaml11Ambiguity(a),
+                    message: ambiguity_message(a, text, &value),
+                    span,
+                    other: None,
+                });
+            }
+        }
+        let node = Node {
+            span,
+            kind: NodeKind::Scalar {
+                text: text.to_string(),
+                style,
+                value,
+            },
+            tag: tag_text,
+            from_alias: false,
+        };
+        self.complete(
+            Built {
+                node,
+                size: 1,
+                height: 0,
+            },
+            anchor,
+            span,
+        );
+    }
+
+    fn open(&mut self, content: Content, anchor: usize, tag: Option<&Tag>, start: usize, end: usize) {
+        if self.stack.len() >= self.opts.max_depth {
+            let span = self.loc.span(start, end);
+            self.limit(
+                format!("nesting is deeper than {} levels", self.opts.max_depth),
+                span,
+            );
+            return;
+        }
+        let src = self.loc.src;
+        let b = src.as_bytes();
+        let flow_start = (end > start && end > 0 && matches!(b.get(end - 1), Some(b'[' | b'{')))
+            .then(|| end - 1);
+        let dash = match (&content, flow_start) {
+            (Content::Seq(_), None) => locate::seq_dash(src, end),
+            _ => None,
+        };
+        let props = locate::skip_props(src, start);
+        let in_key = self.in_key();
+        if anchor != 0 {
+            self.open_anchors.insert(anchor);
+        }
+        self.stack.push(Frame {
+            content,
+            anchor,
+            tag: tag.map(|t| props.tag.unwrap_or_else(|| tag_to_string(t))),
+            flow_start,
+            dash,
+            event_start: start,
+            first: None,
+            last: None,
+            size: 1,
+            height: 1,
+            in_key,
+        });
+    }
+
+    fn close(&mut self, end: usize) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        let start_off = frame
+            .flow_start
+            .or(frame.dash)
+            .or(frame.first.map(|s| s.start.offset))
+            .unwrap_or(frame.event_start);
+        let span = match (frame.flow_start, frame.last) {
+            (Some(_), _) => self.loc.span(start_off, end),
+            (None, Some(last)) => Span {
+                start: self.loc.pos(start_off),
+                end: last.end,
+            },
+            (None, None) => self.loc.span(start_off, start_off),
+        };
+        let kind = match frame.content {
+            Content::Seq(items) => NodeKind::Seq(items),
+            Content::Map { slots, key, .. } => {
+                let mut slots = slots;
+                if let Some(key) = key {
+                    // A key without a value cannot come from saphyr, but never lose a node.
+                    let at = key.span.end;
+                    let value = empty_node(Span { start: at, end: at });
+                    slots.push(Slot::Entry(Entry { key, value }));
+                }
+                NodeKind::Map(apply_merges(slots))
+            }
+        };
+        let node = Node {
+            span,
+            kind,
+            tag: frame.tag,
+            from_alias: false,
+        };
+        self.open_anchors.remove(&frame.anchor);
+        self.complete(
+            Built {
+                node,
+                size: frame.size,
+                height: frame.height,
+            },
+            frame.anchor,
+            span,
+        );
+    }
+
+    fn alias(&mut self, id: usize, start: usize, end: usize) -> bool {
+        let span = self.loc.span(start, end);
+        let Some(anchored) = self.anchors.get(&id) else {
+            let message = if self.open_anchors.contains(&id) {
+                "alias refers to the node that contains it (recursive alias)"
+            } else {
+                "alias refers to an unknown anchor"
+            };
+            self.problems.push(Problem {
+                kind: ProblemKind::Syntax,
+                message: message.to_string(),
+                span,
+                other: None,
+            });
+            return false;
+        };
+        let (size, height) = (anchored.size, anchored.height);
+        if self.expanded.saturating_add(size) > self.opts.max_alias_expansion {
+            self.limit(
+                format!(
+                    "alias expansion exceeds the limit of {} nodes",
+                    self.opts.max_alias_expansion
+                ),
+                span,
+            );
+            return true;
+        }
+        if self.stack.len() + height > self.opts.max_depth {
+            self.limit(
+                format!("nesting is deeper than {} levels", self.opts.max_depth),
+                span,
+            );
+            return true;
+        }
+        self.expanded += size;
+        let mut built = anchored.clone();
+        mark_from_alias(&mut built.node);
+        self.complete(built, 0, span);
+        true
+    }
+
+    /// Registers an anchor and hands a finished node to its parent (or makes it the root).
+    /// `at` is where the node occurs (for an alias: the alias, not the anchored node).
+    fn complete(&mut self, built: Built, anchor: usize, at: Span) {
+        if anchor != 0 {
+            // The anchor's copy counts against the expansion budget too, so nested anchors cannot
+            // make bookkeeping copies explode.
+            self.expanded = self.expanded.saturating_add(built.size);
+            if self.expanded > self.opts.max_alias_expansion {
+                let span = built.node.span;
+                self.limit(
+                    format!(
+                        "anchored nodes exceed the alias expansion limit of {} nodes",
+                        self.opts.max_alias_expansion
+                    ),
+                    span,
+                );
+                return;
+            }
+            self.anchors.insert(anchor, built.clone());
+        }
+        let Some(frame) = self.stack.last_mut() else {
+            self.root = Some(built);
+            return;
+        };
+        frame.size = frame.size.saturating_add(built.size);
+        frame.height = frame.height.max(built.height + 1);
+        if frame.first.is_none() {
+            frame.first = Some(at);
+        }
+        frame.last = Some(at);
+        match &mut frame.content {
+            Content::Seq(items) => items.push(built.node),
+            Content::Map { slots, key, seen } => match key.take() {
+                None => *key = Some(built.node),
+                Some(k) => {
+                    let entry = Entry {
+                        key: k,
+                        value: built.node,
+                    };
+                    if is_merge_key(&entry.key) {
+                        slots.push(Slot::Merge(entry));
+                        return;
+                    }
+                    let index = slots.len();
+                    let text = entry.key.key_text().map(str::to_string);
+                    let key_span = entry.key.span;
+                    slots.push(Slot::Entry(entry));
+                    let Some(text) = text else { return };
+                    // Duplicate keys: the later entry wins and stays at its own position; the
+                    // earlier one is removed. `other` always points at the first occurrence.
+                    if let Some((old, first)) = seen.get_mut(&text) {
+                        if let Some(s) = slots.get_mut(*old) {
+                            *s = Slot::Removed;
+                        }
+                        *old = index;
+                        let first = *first;
+                        self.doc_problems.push(Problem {
+                            kind: ProblemKind::DuplicateKey,
+                            message: format!("duplicate mapping key `{text}`"),
+                            span: key_span,
+                            other: Some(first),
+                        });
+                    } else {
+                        seen.insert(text, (index, key_span));
+                    }
+                }
+            },
+        }
+    }
+}
+
+fn convert_style(style: saphyr_parser::ScalarStyle) -> ScalarStyle {
+    match style {
+        saphyr_parser::ScalarStyle::Plain => ScalarStyle::Plain,
+        saphyr_parser::ScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+        saphyr_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+        saphyr_parser::ScalarStyle::Literal => ScalarStyle::Literal,
+        saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
+    }
+}
+
+/// A tag as it would be written, when the source text cannot be found.
+fn tag_to_string(t: &Tag) -> String {
+    match t.handle.as_str() {
+        "tag:yaml.org,2002:" => format!("!!{}", t.suffix),
+        "!" => format!("!{}", t.suffix),
+        "" => t.suffix.clone(),
+        h => format!("{h}{}", t.suffix),
+    }
+}
+
+fn empty_node(span: Span) -> Node {
+    Node {
+        span,
+        kind: NodeKind::Scalar {
+            text: String::new(),
+            style: ScalarStyle::Plain,
+            value: Scalar::Null,
+        },
+        tag: None,
+        from_alias: false,
+    }
+}
+
+fn ambiguity_message(a: Ambiguity, text: &str, value: &Scalar) -> String {
+    match (a, value) {
+        (Ambiguity::Boolean, Scalar::Bool(b)) => format!(
+            "`{text}` is the boolean {b} for Kubernetes (YAML 1.1) but a string in YAML 1.2; quote it if a string is meant"
+        ),
+        (Ambiguity::Octal, Scalar::Int(i)) => format!(
+            "`{text}` is the octal number {i} for Kubernetes (YAML 1.1) but decimal in YAML 1.2; write 0o{} or quote it",
+            text.trim_start_matches(['+', '-']).trim_start_matches(['0', '_'])
+        ),
+        _ => format!(
+            "`{text}` is a base-60 number in YAML 1.1 but a string for Kubernetes; quote it to make the intent clear"
+        ),
+    }
+}
+
+/// Sets `from_alias` on a node and all its descendants.
+fn mark_from_alias(node: &mut Node) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        n.from_alias = true;
+        match &mut n.kind {
+            NodeKind::Scalar { .. } => {}
+            NodeKind::Seq(items) => stack.extend(items.iter_mut()),
+            NodeKind::Map(entries) => {
+                for e in entries.iter_mut() {
+                    stack.push(&mut e.key);
+                    stack.push(&mut e.value);
+                }
+            }
+        }
+    }
+}
+
+/// A plain, untagged `<<` key.
+fn is_merge_key(key: &Node) -> bool {
+    matches!(&key.kind, NodeKind::Scalar { text, style: ScalarStyle::Plain, .. } if text == "<<")
+        && key.tag.as_deref().is_none_or(|t| t == "!!merge")
+}
+
+/// Resolves `<<` merge keys as go-yaml does: merged entries are added (at the position of the
+/// `<<` key) unless the mapping sets the key explicitly; among merged mappings, the earlier one
+/// wins (`<<: [*a, *b]` prefers `*a`). A `<<` whose value is not a mapping or a sequence of
+/// mappings is kept as an ordinary entry.
+fn apply_merges(slots: Vec<Slot>) -> Vec<Entry> {
+    if !slots.iter().any(|s| matches!(s, Slot::Merge(_))) {
+        return slots
+            .into_iter()
+            .filter_map(|s| match s {
+                Slot::Entry(e) => Some(e),
+                _ => None,
+            })
+            .collect();
+    }
+    let explicit: HashSet<String> = slots
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Entry(e) => e.key.key_text().map(str::to_string),
+            _ => None,
+        })
+        .collect();
+    let mut merged: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
+    for slot in slots {
+        match slot {
+            Slot::Entry(e) => out.push(e),
+            Slot::Removed => {}
+            Slot::Merge(entry) => {
+                let sources = match entry.value.kind {
+                    NodeKind::Map(entries) => vec![entries],
+                    NodeKind::Seq(items) if items.iter().all(|i| i.as_map().is_some()) => items
+                        .into_iter()
+                        .filter_map(|i| match i.kind {
+                            NodeKind::Map(entries) => Some(entries),
+                            _ => None,
+                        })
+                        .collect(),
+                    kind => {
+                        out.push(Entry {
+                            key: entry.key,
+                            value: Node { kind, ..entry.value },
+                        });
+                        continue;
+                    }
+                };
+                for e in sources.into_iter().flatten() {
+                    if let Some(k) = e.key.key_text() {
+                        if explicit.contains(k) || !merged.insert(k.to_string()) {
+                            continue;
+                        }
+                    }
+                    out.push(e);
+                }
+            }
+        }
+    }
+    out
 }

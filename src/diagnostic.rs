@@ -1,0 +1,185 @@
+//! The one diagnostic type every rule produces and every report format renders.
+
+use std::fmt;
+
+use nodecast_yaml::Span;
+
+/// How serious a finding is; `--fail-on` compares against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Probably wrong, or risky.
+    Warning,
+    /// Wrong: the cluster would reject or misapply it.
+    Error,
+}
+
+impl Severity {
+    /// The contract name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Which snapshot a location is in, so code frames are cut from the right revision's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    /// The base revision.
+    Base,
+    /// The head revision.
+    Head,
+}
+
+/// A place in a file of one side.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// Which side's file.
+    pub side: Side,
+    /// Repository-relative path.
+    pub path: String,
+    /// The range; `None` when the finding is about the whole file and no position is meaningful.
+    pub span: Option<Span>,
+}
+
+impl Location {
+    /// A range in a head file.
+    pub fn head(path: &str, span: Span) -> Self {
+        Location {
+            side: Side::Head,
+            path: path.to_string(),
+            span: Some(span),
+        }
+    }
+
+    /// A range in a base file.
+    pub fn base(path: &str, span: Span) -> Self {
+        Location {
+            side: Side::Base,
+            path: path.to_string(),
+            span: Some(span),
+        }
+    }
+
+    /// A whole head file.
+    pub fn head_file(path: &str) -> Self {
+        Location {
+            side: Side::Head,
+            path: path.to_string(),
+            span: None,
+        }
+    }
+}
+
+/// A secondary place shown with a finding (the other duplicate, the referring object).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub location: Location,
+    /// What it is.
+    pub message: String,
+}
+
+/// A finding: code, severity, one-line message, exact place, and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The stable rule code (`Y002`).
+    pub code: &'static str,
+    /// Severity of this finding (a rule may lower its default, e.g. for unmanaged references).
+    pub severity: Severity,
+    /// The one-line summary; it stands alone in annotations and SARIF.
+    pub message: String,
+    /// The primary location.
+    pub location: Location,
+    /// Text under the primary span in the code frame.
+    pub label: Option<String>,
+    /// Other places involved.
+    pub related: Vec<Label>,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Why the rule fired (the causal chain), shown as notes.
+    pub notes: Vec<String>,
+    /// The object concerned, `Kind/namespace/name` or `Kind/name`.
+    pub object: Option<String>,
+}
+
+impl Diagnostic {
+    /// Starts a finding with a rule's code and default severity.
+    pub fn new(rule: &crate::rules::Rule, message: impl Into<String>, location: Location) -> Self {
+        Diagnostic {
+            code: rule.code,
+            severity: rule.severity,
+            message: message.into(),
+            location,
+            label: None,
+            related: Vec::new(),
+            help: None,
+            notes: Vec::new(),
+            object: None,
+        }
+    }
+
+    /// Sets the text under the primary span.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Sets the fix.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a "why" note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a secondary place.
+    pub fn related(mut self, location: Location, message: impl Into<String>) -> Self {
+        self.related.push(Label {
+            location,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Names the object concerned.
+    pub fn object(mut self, object: impl Into<String>) -> Self {
+        self.object = Some(object.into());
+        self
+    }
+
+    /// Overrides the severity for this finding.
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// The documentation address of the rule.
+    pub fn url(&self) -> String {
+        crate::rules::doc_url(self.code)
+    }
+
+    /// Sort key: file, position, code — the order humans read findings in.
+    pub fn sort_key(&self) -> (String, u32, u32, &'static str) {
+        let (line, col) = self
+            .location
+            .span
+            .map(|s| (s.start.line, s.start.col))
+            .unwrap_or((0, 0));
+        (self.location.path.clone(), line, col, self.code)
+    }
+}

@@ -1,0 +1,133 @@
+//! Diff stage: per identity, added / removed / changed, with the changed field paths and both spans.
+
+mod tree;
+
+use crate::diagnostic::Location;
+use crate::inventory::{Inventory, ObjectId};
+
+pub use tree::same_value;
+
+/// What happened to an object between base and head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// Only in head.
+    Added,
+    /// Only in base.
+    Removed,
+    /// In both, with different content.
+    Changed,
+}
+
+impl ChangeKind {
+    /// Lower-case name for output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Changed => "changed",
+        }
+    }
+}
+
+/// One changed field of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldChange {
+    /// JSON pointer of the field; inside embedded documents `/data/config[Kind name]/…`.
+    pub path: String,
+    /// The field (or, when it was added, its parent) in base.
+    pub base: Option<Location>,
+    /// The field (or, when it was removed, its parent) in head.
+    pub head: Option<Location>,
+    /// Short rendering of the base value (`None` when the field was added).
+    pub before: Option<String>,
+    /// Short rendering of the head value (`None` when the field was removed).
+    pub after: Option<String>,
+    /// Unified text diff for changed multi-line payloads (embedded documents, file contents).
+    pub text_diff: Option<String>,
+}
+
+/// One object that differs between base and head.
+#[derive(Clone, Debug)]
+pub struct ObjectChange {
+    /// Identity.
+    pub id: ObjectId,
+    /// What happened.
+    pub kind: ChangeKind,
+    /// Index in the base inventory.
+    pub base: Option<usize>,
+    /// Index in the head inventory.
+    pub head: Option<usize>,
+    /// Changed fields (empty for added/removed objects).
+    pub fields: Vec<FieldChange>,
+}
+
+/// Every difference between the two inventories, sorted by identity.
+#[derive(Clone, Debug, Default)]
+pub struct Diff {
+    /// Changed, added and removed objects.
+    pub changes: Vec<ObjectChange>,
+    /// Objects whose definition moved to another file unchanged: (identity, from, to).
+    pub moved: Vec<(ObjectId, String, String)>,
+}
+
+impl Diff {
+    /// Compares base and head. `has_base == false` means there is nothing to compare against
+    /// (`--no-base`): no changes are reported, rather than every object as added.
+    pub fn compute(base: &Inventory, head: &Inventory, has_base: bool) -> Diff {
+        let mut diff = Diff::default();
+        if !has_base {
+            return diff;
+        }
+        let mut ids: Vec<&ObjectId> = base.by_id.keys().chain(head.by_id.keys()).collect();
+        ids.sort();
+        ids.dedup();
+        for id in ids {
+            let b = base.by_id.get(id).copied();
+            let h = head.by_id.get(id).copied();
+            match (b, h) {
+                (Some(bi), Some(hi)) => {
+                    let (bo, ho) = (&base.objects[bi], &head.objects[hi]);
+                    if bo.same_document(ho) && bo.path == ho.path {
+                        continue;
+                    }
+                    let fields = tree::diff_objects(bo, ho);
+                    if fields.is_empty() {
+                        if bo.path != ho.path {
+                            diff.moved
+                                .push((id.clone(), bo.path.clone(), ho.path.clone()));
+                        }
+                        continue;
+                    }
+                    diff.changes.push(ObjectChange {
+                        id: id.clone(),
+                        kind: ChangeKind::Changed,
+                        base: Some(bi),
+                        head: Some(hi),
+                        fields,
+                    });
+                }
+                (None, Some(hi)) => diff.changes.push(ObjectChange {
+                    id: id.clone(),
+                    kind: ChangeKind::Added,
+                    base: None,
+                    head: Some(hi),
+                    fields: Vec::new(),
+                }),
+                (Some(bi), None) => diff.changes.push(ObjectChange {
+                    id: id.clone(),
+                    kind: ChangeKind::Removed,
+                    base: Some(bi),
+                    head: None,
+                    fields: Vec::new(),
+                }),
+                (None, None) => {}
+            }
+        }
+        diff
+    }
+
+    /// The change of an identity, if any.
+    pub fn change_of(&self, id: &ObjectId) -> Option<&ObjectChange> {
+        self.changes.iter().find(|c| &c.id == id)
+    }
+}

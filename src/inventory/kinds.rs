@@ -1,0 +1,182 @@
+//! What nodecast knows about kinds: which are cluster-scoped, and which kinds exist in the API
+//! groups it models (to catch typos such as `NodePools`).
+
+/// API groups whose kinds nodecast knows completely enough to call an unknown kind a mistake.
+pub const MODELLED_GROUPS: [(&str, &[&str]); 4] = [
+    (
+        "hypershift.openshift.io",
+        &[
+            "HostedCluster",
+            "NodePool",
+            "HostedControlPlane",
+            "AWSEndpointService",
+            "CertificateSigningRequestApproval",
+            "HostedChangeManagementPolicy",
+        ],
+    ),
+    (
+        "machineconfiguration.openshift.io",
+        &[
+            "MachineConfig",
+            "MachineConfigPool",
+            "KubeletConfig",
+            "ContainerRuntimeConfig",
+            "ControllerConfig",
+            "MachineConfigNode",
+            "MachineOSConfig",
+            "MachineOSBuild",
+            "PinnedImageSet",
+            "OSImageStream",
+        ],
+    ),
+    (
+        "config.openshift.io",
+        &[
+            "APIServer",
+            "Authentication",
+            "Build",
+            "ClusterImagePolicy",
+            "ClusterOperator",
+            "ClusterVersion",
+            "Console",
+            "DNS",
+            "FeatureGate",
+            "Image",
+            "ImageContentPolicy",
+            "ImageDigestMirrorSet",
+            "ImagePolicy",
+            "ImageTagMirrorSet",
+            "Infrastructure",
+            "Ingress",
+            "InsightsDataGather",
+            "Network",
+            "Node",
+            "OAuth",
+            "OperatorHub",
+            "Project",
+            "Proxy",
+            "Scheduler",
+            "ChangeManagementPolicy",
+        ],
+    ),
+    (
+        "operator.openshift.io",
+        &[
+            "MachineConfiguration",
+            "ImageContentSourcePolicy",
+            "Authentication",
+            "CloudCredential",
+            "ClusterCSIDriver",
+            "Config",
+            "Console",
+            "CSISnapshotController",
+            "DNS",
+            "Etcd",
+            "IngressController",
+            "InsightsOperator",
+            "KubeAPIServer",
+            "KubeControllerManager",
+            "KubeScheduler",
+            "KubeStorageVersionMigrator",
+            "Network",
+            "OLM",
+            "OpenShiftAPIServer",
+            "OpenShiftControllerManager",
+            "ServiceCA",
+            "ServiceCatalogAPIServer",
+            "ServiceCatalogControllerManager",
+            "Storage",
+        ],
+    ),
+];
+
+/// Core and well-known kinds that have no namespace.
+const CLUSTER_SCOPED: [&str; 24] = [
+    "Namespace",
+    "Node",
+    "PersistentVolume",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "CustomResourceDefinition",
+    "StorageClass",
+    "PriorityClass",
+    "ValidatingWebhookConfiguration",
+    "MutatingWebhookConfiguration",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
+    "APIService",
+    "IngressClass",
+    "RuntimeClass",
+    "CSIDriver",
+    "CSINode",
+    "VolumeAttachment",
+    "SecurityContextConstraints",
+    "ClusterResourceQuota",
+    "Project",
+    "User",
+    "Group",
+    "ManagedCluster",
+];
+
+/// The API group of an `apiVersion` (`""` for the core group).
+pub fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")
+}
+
+/// Whether objects of this kind have no namespace, as the API server defines it.
+///
+/// `ChangeManagementPolicy` is namespaced in the product-brief revision of the API: it is kept
+/// namespaced unless it is in `config.openshift.io` (the latest revision, cluster-scoped).
+pub fn is_cluster_scoped(group: &str, kind: &str) -> bool {
+    match group {
+        "config.openshift.io" | "machineconfiguration.openshift.io" | "operator.openshift.io" => {
+            true
+        }
+        "hypershift.openshift.io" => false,
+        ""
+        | "rbac.authorization.k8s.io"
+        | "apiextensions.k8s.io"
+        | "storage.k8s.io"
+        | "scheduling.k8s.io"
+        | "admissionregistration.k8s.io"
+        | "apiregistration.k8s.io"
+        | "networking.k8s.io"
+        | "node.k8s.io"
+        | "security.openshift.io"
+        | "quota.openshift.io"
+        | "project.openshift.io"
+        | "user.openshift.io"
+        | "cluster.open-cluster-management.io" => CLUSTER_SCOPED.contains(&kind),
+        _ => false,
+    }
+}
+
+/// The known kinds of a modelled group, or `None` when nodecast does not model the group.
+pub fn known_kinds(group: &str) -> Option<&'static [&'static str]> {
+    MODELLED_GROUPS
+        .iter()
+        .find(|(g, _)| *g == group)
+        .map(|(_, kinds)| *kinds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes() {
+        assert!(is_cluster_scoped(
+            "machineconfiguration.openshift.io",
+            "MachineConfig"
+        ));
+        assert!(is_cluster_scoped("", "Namespace"));
+        assert!(!is_cluster_scoped("", "ConfigMap"));
+        assert!(!is_cluster_scoped("hypershift.openshift.io", "NodePool"));
+        assert!(!is_cluster_scoped("example.com", "Widget"));
+        assert_eq!(group_of("v1"), "");
+        assert_eq!(
+            group_of("hypershift.openshift.io/v1beta1"),
+            "hypershift.openshift.io"
+        );
+    }
+}

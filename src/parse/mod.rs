@@ -1,0 +1,263 @@
+//! Parse stage: every candidate file becomes located documents, once per distinct content.
+//!
+//! Embedded payloads are parsed here too, so later stages never re-parse: YAML documents in a
+//! HyperShift ConfigMap's `data.config` / `data.tuning`, and Ignition file contents (data URLs) of
+//! MachineConfigs, wherever those MachineConfigs are.
+
+pub mod data_url;
+mod embedded;
+mod ignition;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use nodecast_yaml::{Document, Node, Options, Pos, Problem, ProblemKind, ScalarStyle, Span};
+use rayon::prelude::*;
+
+pub use embedded::Embedded;
+pub use ignition::{IgnitionFile, IgnitionSource};
+
+use crate::source::{Content, Snapshot};
+
+/// A parsed file: its text (for code frames) and documents, or why it was not parsed.
+#[derive(Debug)]
+pub struct ParsedFile {
+    /// The file's text when it is UTF-8.
+    pub text: Option<Arc<str>>,
+    /// Whether it was parsed, and if not, why.
+    pub status: FileStatus,
+    /// Documents, in order.
+    pub docs: Vec<ParsedDoc>,
+    /// YAML problems of the file itself (embedded ones live with their [`Embedded`]).
+    pub problems: Vec<Problem>,
+}
+
+/// Why a file was or was not parsed; each non-`Parsed` status becomes one diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileStatus {
+    /// Parsed (possibly with problems).
+    Parsed,
+    /// Contains Go/Helm template actions outside string values; not a manifest yet.
+    Templated {
+        /// The first template action.
+        at: Span,
+    },
+    /// Over the size limit; not read.
+    TooLarge {
+        /// Size in bytes.
+        size: u64,
+    },
+    /// Contains NUL bytes.
+    Binary,
+    /// Not valid UTF-8 (or UTF-16 with a BOM).
+    NotUtf8 {
+        /// Where the first invalid byte is.
+        at: Pos,
+        /// Extra detail (e.g. "UTF-16 byte order mark").
+        detail: String,
+    },
+    /// Could not be read at all.
+    Unreadable {
+        /// The reason.
+        reason: String,
+    },
+}
+
+/// One document with what was decoded from inside it.
+#[derive(Debug)]
+pub struct ParsedDoc {
+    /// The located document.
+    pub doc: Document,
+    /// YAML documents held in ConfigMap `data.config` / `data.tuning` values.
+    pub embedded: Vec<Embedded>,
+    /// Ignition files of a MachineConfig, decoded.
+    pub ignition: Vec<IgnitionFile>,
+}
+
+/// A file of one side with its parse.
+#[derive(Clone, Debug)]
+pub struct FileEntry {
+    /// Repository-relative path.
+    pub path: String,
+    /// Shared between sides when the content is identical.
+    pub parsed: Arc<ParsedFile>,
+}
+
+/// The parsed files of both sides.
+#[derive(Debug, Default)]
+pub struct ParsedSides {
+    /// Base files, sorted by path.
+    pub base: Vec<FileEntry>,
+    /// Head files, sorted by path.
+    pub head: Vec<FileEntry>,
+    /// Distinct contents parsed (identical blobs in base and head are parsed once).
+    pub parsed_count: usize,
+}
+
+/// Parses both snapshots in parallel; each distinct content is parsed exactly once.
+pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
+    let mut unique: HashMap<[u8; 20], Arc<[u8]>> = HashMap::new();
+    for file in base.files.iter().chain(&head.files) {
+        if let Content::Bytes { id, bytes } = &file.content {
+            unique.entry(*id).or_insert_with(|| bytes.clone());
+        }
+    }
+    let parsed: HashMap<[u8; 20], Arc<ParsedFile>> = unique
+        .into_par_iter()
+        .map(|(id, bytes)| (id, Arc::new(parse_file(&bytes))))
+        .collect();
+    let side = |snap: &Snapshot| -> Vec<FileEntry> {
+        snap.files
+            .iter()
+            .map(|f| FileEntry {
+                path: f.path.clone(),
+                parsed: match &f.content {
+                    Content::Bytes { id, .. } => parsed.get(id).cloned().unwrap_or_else(|| {
+                        Arc::new(unparsed(FileStatus::Unreadable {
+                            reason: "internal: content was not parsed".into(),
+                        }))
+                    }),
+                    Content::TooLarge { size } => {
+                        Arc::new(unparsed(FileStatus::TooLarge { size: *size }))
+                    }
+                    Content::Unreadable { reason } => Arc::new(unparsed(FileStatus::Unreadable {
+                        reason: reason.clone(),
+                    })),
+                },
+            })
+            .collect()
+    };
+    ParsedSides {
+        base: side(base),
+        head: side(head),
+        parsed_count: parsed.len(),
+    }
+}
+
+fn unparsed(status: FileStatus) -> ParsedFile {
+    ParsedFile {
+        text: None,
+        status,
+        docs: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+/// Parses one file's bytes; never panics.
+pub fn parse_file(bytes: &[u8]) -> ParsedFile {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return unparsed(FileStatus::NotUtf8 {
+            at: Pos {
+                offset: 0,
+                line: 1,
+                col: 1,
+            },
+            detail: "the file starts with a UTF-16 byte order mark".into(),
+        });
+    }
+    if bytes.contains(&0) {
+        return unparsed(FileStatus::Binary);
+    }
+    let text: Arc<str> = match std::str::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(err) => {
+            let valid = &bytes[..err.valid_up_to()];
+            let prefix = std::str::from_utf8(valid).unwrap_or_default();
+            let at = nodecast_yaml::LineIndex::new(prefix).pos(prefix, prefix.len());
+            let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
+            return unparsed(FileStatus::NotUtf8 {
+                at,
+                detail: format!(
+                    "byte 0x{bad:02x} at offset {} is not valid UTF-8",
+                    err.valid_up_to()
+                ),
+            });
+        }
+    };
+    let opts = Options::default();
+    let parsed = nodecast_yaml::parse(&text, &opts);
+    if let Some(at) = template_action(&text, &parsed) {
+        return ParsedFile {
+            text: Some(text),
+            status: FileStatus::Templated { at },
+            docs: Vec::new(),
+            problems: Vec::new(),
+        };
+    }
+    let docs = parsed
+        .documents
+        .into_iter()
+        .map(|doc| decode_doc(&text, doc, &opts))
+        .collect();
+    ParsedFile {
+        text: Some(text),
+        status: FileStatus::Parsed,
+        docs,
+        problems: parsed.problems,
+    }
+}
+
+/// Decodes what a document embeds (ConfigMap payloads, Ignition files), recursively.
+pub(crate) fn decode_doc(outer: &str, doc: Document, opts: &Options) -> ParsedDoc {
+    let embedded = embedded::decode(outer, &doc.root, opts);
+    let ignition = ignition::decode(&doc.root);
+    ParsedDoc {
+        doc,
+        embedded,
+        ignition,
+    }
+}
+
+/// The first Go/Helm template action that is not inside a quoted or block string value.
+///
+/// A `{{ $labels.instance }}` inside a Prometheus rule's block scalar is data, not templating; a
+/// `{{ .Values.x }}` in a plain value or a line of its own (which usually breaks the YAML) is.
+fn template_action(text: &str, parsed: &nodecast_yaml::Parsed) -> Option<Span> {
+    let first = text.find("{{")?;
+    let index = nodecast_yaml::LineIndex::new(text);
+    let span_at = |offset: usize| {
+        let start = index.pos(text, offset);
+        let end = index.pos(text, offset + 2);
+        Span { start, end }
+    };
+    if parsed
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::Syntax)
+    {
+        return Some(span_at(first));
+    }
+    let mut protected: Vec<(usize, usize)> = Vec::new();
+    for doc in &parsed.documents {
+        collect_string_spans(&doc.root, &mut protected);
+    }
+    text.match_indices("{{")
+        .map(|(i, _)| i)
+        .find(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
+        .map(span_at)
+}
+
+fn collect_string_spans(node: &Node, out: &mut Vec<(usize, usize)>) {
+    match &node.kind {
+        nodecast_yaml::NodeKind::Scalar { style, .. } => {
+            if *style != ScalarStyle::Plain {
+                out.push((node.span.start.offset, node.span.end.offset));
+            }
+        }
+        nodecast_yaml::NodeKind::Seq(items) => {
+            items.iter().for_each(|n| collect_string_spans(n, out))
+        }
+        nodecast_yaml::NodeKind::Map(entries) => entries.iter().for_each(|e| {
+            collect_string_spans(&e.key, out);
+            collect_string_spans(&e.value, out);
+        }),
+    }
+}
+
+/// `apiVersion` and `kind` strings of a document, when both are strings.
+pub fn type_meta(root: &Node) -> Option<(&str, &str)> {
+    Some((
+        root.get("apiVersion")?.as_str()?,
+        root.get("kind")?.as_str()?,
+    ))
+}

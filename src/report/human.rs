@@ -1,0 +1,305 @@
+//! Human output: code frames (miette) for findings, then the changes, the forecast and a summary.
+
+use std::fmt::{self, Write};
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+
+use super::Texts;
+use crate::check::Outcome;
+use crate::diagnostic::{Diagnostic, Location, Severity, Side};
+use crate::diff::ChangeKind;
+
+/// Rendering choices.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// ANSI colour.
+    pub color: bool,
+    /// Terminal width for wrapping.
+    pub width: usize,
+}
+
+/// Renders the whole human report.
+pub fn render(o: &Outcome, style: Style) -> String {
+    let texts = Texts::new(o);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "nodecast: {} vs {}",
+        o.head_info.label, o.base_info.label
+    );
+    let _ = writeln!(out);
+
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    for d in &o.diagnostics {
+        let frame = frame(d, &texts);
+        let _ = handler.render_report(&mut out, &frame);
+    }
+
+    render_changes(o, &mut out);
+    render_forecast(o, &mut out);
+
+    let c = super::counts(o);
+    let _ = writeln!(
+        out,
+        "{} {}, {} {}, {} {} in {} {} ({} {})",
+        c.errors,
+        plural(c.errors, "error", "errors"),
+        c.warnings,
+        plural(c.warnings, "warning", "warnings"),
+        c.infos,
+        plural(c.infos, "info", "infos"),
+        c.files,
+        plural(c.files, "file", "files"),
+        c.objects,
+        plural(c.objects, "object", "objects"),
+    );
+    out
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+fn position(loc: &Location) -> String {
+    match loc.span {
+        Some(s) => format!("{}:{}:{}", loc.path, s.start.line, s.start.col),
+        None => loc.path.clone(),
+    }
+}
+
+fn render_changes(o: &Outcome, out: &mut String) {
+    if !o.has_base {
+        let _ = writeln!(out, "Changes\n  not compared (no base)\n");
+        return;
+    }
+    let _ = writeln!(out, "Changes");
+    if o.diff.changes.is_empty() && o.diff.moved.is_empty() {
+        let _ = writeln!(out, "  no object changed\n");
+        return;
+    }
+    for c in &o.diff.changes {
+        let (mark, path) = match c.kind {
+            ChangeKind::Added => ("+", c.head.map(|i| o.head.objects[i].path.clone())),
+            ChangeKind::Removed => ("-", c.base.map(|i| o.base.objects[i].path.clone())),
+            ChangeKind::Changed => ("~", c.head.map(|i| o.head.objects[i].path.clone())),
+        };
+        let _ = writeln!(out, "  {mark} {}  ({})", c.id, path.unwrap_or_default());
+        for f in c.fields.iter().take(12) {
+            let at = match (&f.head, &f.base, &f.after) {
+                (Some(h), _, Some(_)) => position(h),
+                (_, Some(b), None) => format!("{} (base)", position(b)),
+                (Some(h), _, None) => position(h),
+                _ => String::new(),
+            };
+            let what = match (&f.before, &f.after) {
+                (Some(b), Some(a)) => format!("{b} → {a}"),
+                (None, Some(a)) => format!("added {a}"),
+                (Some(b), None) => format!("removed {b}"),
+                (None, None) => String::new(),
+            };
+            let _ = writeln!(out, "      {}  {what}  [{at}]", display_path(&f.path));
+        }
+        if c.fields.len() > 12 {
+            let _ = writeln!(
+                out,
+                "      … and {} more fields (see --format json)",
+                c.fields.len() - 12
+            );
+        }
+    }
+    for (id, from, to) in &o.diff.moved {
+        let _ = writeln!(out, "  = {id}  moved {from} → {to} (unchanged)");
+    }
+    let _ = writeln!(out);
+}
+
+fn display_path(p: &str) -> &str {
+    if p.is_empty() {
+        "(whole object)"
+    } else {
+        p
+    }
+}
+
+fn render_forecast(o: &Outcome, out: &mut String) {
+    let _ = writeln!(out, "Forecast");
+    if o.forecast.is_empty() && o.unforecast.is_empty() {
+        let _ = writeln!(out, "  no node impact\n");
+        return;
+    }
+    for i in &o.forecast {
+        let nodes = i
+            .nodes
+            .map(|n| format!("{n} nodes"))
+            .unwrap_or_else(|| "nodes: unknown".into());
+        let _ = writeln!(
+            out,
+            "  {} {}/{}: {:?} ({nodes}), {}",
+            i.target.kind, i.target.cluster, i.target.name, i.action, i.when.state
+        );
+        for c in &i.causes {
+            let _ = writeln!(
+                out,
+                "      {}:{}:{}  {}",
+                c.file, c.line, c.column, c.summary
+            );
+        }
+    }
+    if !o.unforecast.is_empty() {
+        let _ = writeln!(
+            out,
+            "  node impact not yet modelled for {} changed object(s) that can affect nodes; assume a rollout:",
+            o.unforecast.len()
+        );
+        for id in &o.unforecast {
+            let _ = writeln!(out, "    {id}");
+        }
+    }
+    let _ = writeln!(out);
+}
+
+/// A finding as miette wants it.
+#[derive(Debug)]
+struct Frame {
+    message: String,
+    code: Option<String>,
+    severity: miette::Severity,
+    source: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+    related: Vec<Frame>,
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Frame {}
+
+impl miette::Diagnostic for Frame {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
+        }
+    }
+}
+
+fn source_span(loc: &Location) -> Option<SourceSpan> {
+    loc.span.map(|s| {
+        SourceSpan::new(
+            s.start.offset.into(),
+            s.end.offset.saturating_sub(s.start.offset),
+        )
+    })
+}
+
+fn source_name(loc: &Location) -> String {
+    match loc.side {
+        Side::Head => loc.path.clone(),
+        Side::Base => format!("{} (base)", loc.path),
+    }
+}
+
+fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
+    let text = texts.get(d.location.side, &d.location.path);
+    let framed = text.is_some() && d.location.span.is_some();
+    let mut labels = Vec::new();
+    let mut related = Vec::new();
+    if let (true, Some(span)) = (framed, source_span(&d.location)) {
+        labels.push(LabeledSpan::new_primary_with_span(d.label.clone(), span));
+    }
+    for r in &d.related {
+        let same_source = r.location.side == d.location.side && r.location.path == d.location.path;
+        match (same_source && framed, source_span(&r.location)) {
+            (true, Some(span)) => {
+                labels.push(LabeledSpan::new_with_span(Some(r.message.clone()), span))
+            }
+            _ => {
+                let rtext = texts.get(r.location.side, &r.location.path);
+                let rspan = source_span(&r.location);
+                related.push(Frame {
+                    message: match (&rtext, &rspan) {
+                        (Some(_), Some(_)) => r.message.clone(),
+                        _ => format!("{}: {}", position(&r.location), r.message),
+                    },
+                    code: None,
+                    severity: miette::Severity::Advice,
+                    source: rtext
+                        .map(|t| NamedSource::new(source_name(&r.location), t.to_string())),
+                    labels: rspan
+                        .filter(|_| rtext.is_some())
+                        .map(|s| LabeledSpan::new_with_span(Some(r.message.clone()), s))
+                        .into_iter()
+                        .collect(),
+                    help: None,
+                    related: Vec::new(),
+                });
+            }
+        }
+    }
+    let mut help = d.help.clone().map(|h| vec![h]).unwrap_or_default();
+    help.extend(d.notes.iter().map(|n| format!("note: {n}")));
+    help.push(format!("docs: nodecast explain {}", d.code));
+    let message = if framed {
+        d.message.clone()
+    } else {
+        format!("{}: {}", position(&d.location), d.message)
+    };
+    Frame {
+        message,
+        code: Some(d.code.to_string()),
+        severity: match d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        },
+        source: if framed {
+            text.map(|t| NamedSource::new(source_name(&d.location), t.to_string()))
+        } else {
+            None
+        },
+        labels,
+        help: Some(help.join("\n")),
+        related,
+    }
+}

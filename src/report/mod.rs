@@ -1,0 +1,70 @@
+//! Report stage: renders the outcome for people (human) and programs (json).
+
+pub mod human;
+pub mod json;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::check::Outcome;
+use crate::diagnostic::{Severity, Side};
+use crate::forecast::Action;
+
+/// Counts for the summary line and the JSON `summary`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Files read on the head side.
+    pub files: usize,
+    /// Objects on the head side.
+    pub objects: usize,
+    /// Error findings.
+    pub errors: usize,
+    /// Warning findings.
+    pub warnings: usize,
+    /// Info findings.
+    pub infos: usize,
+    /// Forecast entries that disrupt nodes.
+    pub disruptive: usize,
+}
+
+/// Counts the outcome.
+pub fn counts(o: &Outcome) -> Counts {
+    let by = |s: Severity| o.diagnostics.iter().filter(|d| d.severity == s).count();
+    Counts {
+        files: o.files.head.len(),
+        objects: o.head.objects.len(),
+        errors: by(Severity::Error),
+        warnings: by(Severity::Warning),
+        infos: by(Severity::Info),
+        disruptive: o
+            .forecast
+            .iter()
+            .filter(|i| i.action != Action::None)
+            .count(),
+    }
+}
+
+/// File texts by side and path, for code frames cut from the right revision.
+pub struct Texts {
+    map: HashMap<(Side, String), Arc<str>>,
+}
+
+impl Texts {
+    /// Collects the texts of both sides.
+    pub fn new(o: &Outcome) -> Self {
+        let mut map = HashMap::new();
+        for (side, files) in [(Side::Base, &o.files.base), (Side::Head, &o.files.head)] {
+            for f in files {
+                if let Some(text) = &f.parsed.text {
+                    map.insert((side, f.path.clone()), text.clone());
+                }
+            }
+        }
+        Texts { map }
+    }
+
+    /// The text of a file of a side.
+    pub fn get(&self, side: Side, path: &str) -> Option<&Arc<str>> {
+        self.map.get(&(side, path.to_string()))
+    }
+}

@@ -1,0 +1,121 @@
+//! K002: `apiVersion` or `kind` is present but malformed.
+
+use super::{k001_incomplete_object::is_kind, Context, Rule};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "K002",
+    name: "invalid-type-meta",
+    severity: Severity::Error,
+    summary:
+        "apiVersion is not `version` or `group/version`, or kind is not an UpperCamelCase string",
+    check,
+};
+
+fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for d in ctx.head_docs() {
+        let root = &d.doc.doc.root;
+        let (Some(api), Some(kind)) = (root.get("apiVersion"), root.get("kind")) else {
+            continue;
+        };
+        match api.as_str() {
+            Some(s) if valid_api_version(s) => {}
+            Some(s) => out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("apiVersion `{s}` is not of the form `group/version` (or `v1` for the core group)"),
+                    Location::head(d.path, api.span),
+                )
+                .label("no valid version")
+                .help(hint(s)),
+            ),
+            None => out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("apiVersion must be a string, not a {}", api.type_name()),
+                    Location::head(d.path, api.span),
+                )
+                .help("write it as `group/version`, e.g. `machineconfiguration.openshift.io/v1`"),
+            ),
+        }
+        if !is_kind(kind) {
+            let shown = kind
+                .key_text()
+                .map(str::to_string)
+                .unwrap_or_else(|| kind.type_name().to_string());
+            out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("kind `{shown}` is not an UpperCamelCase name"),
+                    Location::head(d.path, kind.span),
+                )
+                .help("kinds are written like `NodePool`, `MachineConfigPool` (case matters)"),
+            );
+        }
+    }
+}
+
+fn valid_api_version(s: &str) -> bool {
+    let (group, version) = match s.split_once('/') {
+        Some((g, v)) => (Some(g), v),
+        None => (None, s),
+    };
+    let group_ok = group.is_none_or(|g| {
+        !g.is_empty()
+            && g.contains('.')
+            && g.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-')
+    }) || group.is_some_and(|g| {
+        // Built-in groups without a dot (apps, batch, policy, autoscaling).
+        !g.is_empty() && g.bytes().all(|b| b.is_ascii_lowercase())
+    });
+    let version_ok = version.strip_prefix('v').is_some_and(|rest| {
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        digits.len() < rest.len()
+            && (digits.is_empty()
+                || ["alpha", "beta"].iter().any(|p| {
+                    digits
+                        .strip_prefix(p)
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                }))
+    });
+    group_ok && version_ok
+}
+
+fn hint(s: &str) -> String {
+    if s.contains('.') && !s.contains('/') {
+        format!("add the version: `{s}/v1` (or the version the CRD serves, e.g. `hypershift.openshift.io/v1beta1`)")
+    } else {
+        "write `group/version`, e.g. `machineconfiguration.openshift.io/v1`".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_api_version;
+
+    #[test]
+    fn api_versions() {
+        for ok in [
+            "v1",
+            "apps/v1",
+            "hypershift.openshift.io/v1beta1",
+            "operator.openshift.io/v1alpha1",
+            "batch/v1",
+        ] {
+            assert!(valid_api_version(ok), "{ok}");
+        }
+        for bad in [
+            "hypershift.openshift.io",
+            "v",
+            "V1",
+            "apps/1",
+            "a/b/v1",
+            "x.io/v1gamma1",
+            "",
+        ] {
+            assert!(!valid_api_version(bad), "{bad}");
+        }
+    }
+}

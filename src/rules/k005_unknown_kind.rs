@@ -1,0 +1,47 @@
+//! K005: a kind nodecast does not know in an API group it models (usually a typo).
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::inventory::kinds;
+use crate::parse::type_meta;
+use crate::text::closest;
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "K005",
+    name: "unknown-kind",
+    severity: Severity::Warning,
+    summary: "A kind that does not exist in an OpenShift/HyperShift API group (usually a typo)",
+    check,
+};
+
+fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for d in ctx.head_docs() {
+        let root = &d.doc.doc.root;
+        let Some((api, kind)) = type_meta(root) else {
+            continue;
+        };
+        let group = kinds::group_of(api);
+        let Some(known) = kinds::known_kinds(group) else {
+            continue;
+        };
+        if known.contains(&kind) {
+            continue;
+        }
+        let span = root.get("kind").map(|n| n.span).unwrap_or(root.span);
+        let mut diag = Diagnostic::new(
+            &RULE,
+            format!("`{kind}` is not a kind of {group}: the API server would answer \"no matches for kind\""),
+            Location::head(d.path, span),
+        )
+        .label("unknown kind");
+        diag = match closest(kind, known.iter().copied()) {
+            Some(s) => diag.help(format!("did you mean `{s}`?")),
+            None => diag.help(format!(
+                "kinds of {group} nodecast knows: {}",
+                known.join(", ")
+            )),
+        };
+        out.push(diag);
+    }
+}

@@ -1,0 +1,263 @@
+//! Rules stage: each rule is one file with a stable code, a default severity and a doc page in
+//! the top-level `rules/` folder. Rules read what earlier stages produced; they never re-parse.
+//!
+//! Adding a rule: write `src/rules/<code>_<name>.rs` with a `pub static RULE: Rule`, list it in
+//! [`ALL`], write `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
+
+mod i001_invalid_ignition_data_url;
+mod k001_incomplete_object;
+mod k002_invalid_type_meta;
+mod k003_invalid_name;
+mod k004_duplicate_object;
+mod k005_unknown_kind;
+mod r001_missing_reference;
+mod y001_yaml_syntax;
+mod y002_duplicate_key;
+mod y003_yaml11_ambiguity;
+mod y004_yaml_limit;
+mod y005_templated_file;
+mod y006_file_too_large;
+mod y007_binary_file;
+mod y008_non_utf8_file;
+mod y009_unreadable_file;
+
+use nodecast_yaml::Problem;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::diff::Diff;
+use crate::forecast::Impact;
+use crate::inventory::Inventory;
+use crate::parse::{FileEntry, ParsedDoc};
+
+mod pages {
+    include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
+}
+
+/// Where rule documentation is published (SARIF `helpUri`, JSON `url`).
+pub const DOCS_BASE: &str = "https://github.com/nodecast/nodecast/blob/main/rules";
+
+/// A rule: identity, default severity, and the check.
+pub struct Rule {
+    /// Stable code; never renumbered (SARIF ruleId, suppression token, doc slug).
+    pub code: &'static str,
+    /// kebab-case name.
+    pub name: &'static str,
+    /// Default severity.
+    pub severity: Severity,
+    /// One-line summary for `nodecast rules`.
+    pub summary: &'static str,
+    /// Produces the rule's findings.
+    pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
+}
+
+/// Every rule, in code order.
+pub static ALL: &[&Rule] = &[
+    &i001_invalid_ignition_data_url::RULE,
+    &k001_incomplete_object::RULE,
+    &k002_invalid_type_meta::RULE,
+    &k003_invalid_name::RULE,
+    &k004_duplicate_object::RULE,
+    &k005_unknown_kind::RULE,
+    &r001_missing_reference::RULE,
+    &y001_yaml_syntax::RULE,
+    &y002_duplicate_key::RULE,
+    &y003_yaml11_ambiguity::RULE,
+    &y004_yaml_limit::RULE,
+    &y005_templated_file::RULE,
+    &y006_file_too_large::RULE,
+    &y007_binary_file::RULE,
+    &y008_non_utf8_file::RULE,
+    &y009_unreadable_file::RULE,
+];
+
+/// What rules can read: both sides' files and inventories, the diff and the forecast.
+pub struct Context<'a> {
+    /// Base files.
+    pub base_files: &'a [FileEntry],
+    /// Head files.
+    pub head_files: &'a [FileEntry],
+    /// Base inventory.
+    pub base: &'a Inventory,
+    /// Head inventory.
+    pub head: &'a Inventory,
+    /// Differences.
+    pub diff: &'a Diff,
+    /// Forecast.
+    pub forecast: &'a [Impact],
+}
+
+/// A document of the head side, top-level or embedded in a ConfigMap.
+pub struct DocRef<'a> {
+    /// The file's path.
+    pub path: &'a str,
+    /// The document.
+    pub doc: &'a ParsedDoc,
+    /// The ConfigMap key it is embedded under, when embedded.
+    pub embedded_in: Option<&'a str>,
+}
+
+impl<'a> Context<'a> {
+    /// Every head document, embedded ones included (rules check embedded objects too).
+    pub fn head_docs(&self) -> Vec<DocRef<'a>> {
+        let mut out = Vec::new();
+        for file in self.head_files {
+            for doc in &file.parsed.docs {
+                push_doc(&file.path, doc, None, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Every YAML problem of the head side, embedded ones included.
+    pub fn head_problems(&self) -> Vec<ProblemRef<'a>> {
+        let mut out = Vec::new();
+        for file in self.head_files {
+            out.extend(file.parsed.problems.iter().map(|problem| ProblemRef {
+                file,
+                problem,
+                embedded_in: None,
+            }));
+            for doc in &file.parsed.docs {
+                embedded_problems(file, doc, &mut out);
+            }
+        }
+        out
+    }
+}
+
+fn push_doc<'a>(
+    path: &'a str,
+    doc: &'a ParsedDoc,
+    embedded_in: Option<&'a str>,
+    out: &mut Vec<DocRef<'a>>,
+) {
+    out.push(DocRef {
+        path,
+        doc,
+        embedded_in,
+    });
+    for emb in &doc.embedded {
+        for inner in &emb.docs {
+            push_doc(path, inner, Some(&emb.key), out);
+        }
+    }
+}
+
+/// A YAML problem of a head file.
+pub struct ProblemRef<'a> {
+    /// The file.
+    pub file: &'a FileEntry,
+    /// The problem.
+    pub problem: &'a Problem,
+    /// The ConfigMap key whose embedded YAML has the problem, when embedded.
+    pub embedded_in: Option<&'a str>,
+}
+
+impl ProblemRef<'_> {
+    /// The source text under the problem's span.
+    pub fn source_text(&self) -> &str {
+        let span = self.problem.span;
+        self.file
+            .parsed
+            .text
+            .as_deref()
+            .and_then(|t| t.get(span.start.offset..span.end.offset))
+            .unwrap_or_default()
+    }
+}
+
+fn embedded_problems<'a>(file: &'a FileEntry, doc: &'a ParsedDoc, out: &mut Vec<ProblemRef<'a>>) {
+    for emb in &doc.embedded {
+        out.extend(emb.problems.iter().map(|problem| ProblemRef {
+            file,
+            problem,
+            embedded_in: Some(&emb.key),
+        }));
+        for inner in &emb.docs {
+            embedded_problems(file, inner, out);
+        }
+    }
+}
+
+/// Runs every rule and returns the findings sorted by file and position.
+pub fn run(ctx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for rule in ALL {
+        (rule.check)(ctx, &mut out);
+    }
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out
+}
+
+/// The rule with this code (case-insensitive).
+pub fn find(code: &str) -> Option<&'static Rule> {
+    ALL.iter()
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(code))
+}
+
+/// The rule's documentation page (Markdown), embedded at build time.
+pub fn page(code: &str) -> Option<&'static str> {
+    pages::PAGES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(code))
+        .map(|(_, p)| *p)
+}
+
+/// The published address of a rule's page.
+pub fn doc_url(code: &str) -> String {
+    format!("{DOCS_BASE}/{code}.md")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_has_a_page_and_every_page_a_rule() {
+        for rule in ALL {
+            let page =
+                page(rule.code).unwrap_or_else(|| panic!("rules/{}.md is missing", rule.code));
+            assert!(
+                page.starts_with(&format!("# {}: {}", rule.code, rule.name)),
+                "rules/{}.md must start with `# {}: {}`",
+                rule.code,
+                rule.code,
+                rule.name
+            );
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## How to fix",
+            ] {
+                assert!(
+                    page.contains(section),
+                    "rules/{}.md lacks {section}",
+                    rule.code
+                );
+            }
+            assert!(
+                page.contains(&format!("**Default severity:** {}", rule.severity)),
+                "rules/{}.md states another default severity than the code ({})",
+                rule.code,
+                rule.severity
+            );
+        }
+        for (code, _) in pages::PAGES {
+            assert!(
+                find(code).is_some(),
+                "rules/{code}.md documents no registered rule"
+            );
+        }
+    }
+
+    #[test]
+    fn codes_are_unique_and_sorted() {
+        let codes: Vec<&str> = ALL.iter().map(|r| r.code).collect();
+        let mut sorted = codes.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(codes, sorted);
+    }
+}

@@ -1,0 +1,74 @@
+//! R001: a NodePool refers to a HostedCluster or ConfigMap that is not there.
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::inventory::ReferenceKind;
+use crate::text::closest;
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "R001",
+    name: "missing-reference",
+    severity: Severity::Error,
+    summary:
+        "A NodePool refers to a HostedCluster or ConfigMap that does not exist in its namespace",
+    check,
+};
+
+fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let inv = ctx.head;
+    for r in &inv.references {
+        if r.resolved.is_some() {
+            continue;
+        }
+        let from = &inv.objects[r.from];
+        let ns = r.target.namespace.as_deref().unwrap_or_default();
+        let what = match r.kind {
+            ReferenceKind::NodePoolCluster => "HostedCluster",
+            ReferenceKind::NodePoolConfig => "ConfigMap (spec.config)",
+            ReferenceKind::NodePoolTuning => "ConfigMap (spec.tuningConfig)",
+        };
+        let managed = inv.manages(&r.target.group, &r.target.kind);
+        let location = Location::head(&from.path, r.span);
+        let diag = if managed {
+            let candidates: Vec<&str> = inv
+                .of_kind(&r.target.group, &r.target.kind)
+                .filter(|o| o.id.namespace == r.target.namespace)
+                .map(|o| o.id.name.as_str())
+                .collect();
+            let mut d = Diagnostic::new(
+                &RULE,
+                format!(
+                    "{} refers to {what} `{}`, which does not exist in namespace `{ns}`",
+                    from.id, r.target.name
+                ),
+                location,
+            )
+            .label("no such object");
+            d = match closest(&r.target.name, candidates.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!(
+                    "add the {} `{}` to namespace `{ns}`, or fix the name",
+                    r.target.kind, r.target.name
+                )),
+            };
+            d.note(match r.kind {
+                ReferenceKind::NodePoolCluster => "the NodePool controller ignores a NodePool whose HostedCluster does not exist",
+                _ => "HyperShift reports the missing ConfigMap in the NodePool's conditions and rolls out nothing until it exists",
+            })
+        } else {
+            Diagnostic::new(
+                &RULE,
+                format!(
+                    "{} refers to {what} `{}`; no {} is managed in this repository, so it cannot be checked",
+                    from.id, r.target.name, r.target.kind
+                ),
+                location,
+            )
+            .severity(Severity::Info)
+            .label("not checked")
+            .help(format!("make sure {} `{}` exists in namespace `{ns}` on the management cluster", r.target.kind, r.target.name))
+        };
+        out.push(diag.object(from.id.to_string()));
+    }
+}

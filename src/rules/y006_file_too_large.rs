@@ -1,0 +1,29 @@
+//! Y006: a file over the size limit is skipped.
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::parse::FileStatus;
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "Y006",
+    name: "file-too-large",
+    severity: Severity::Warning,
+    summary: "The file is larger than the size limit and is not checked",
+    check,
+};
+
+fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for file in ctx.head_files {
+        if let FileStatus::TooLarge { size } = file.parsed.status {
+            out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("file skipped: {size} bytes is over the size limit"),
+                    Location::head_file(&file.path),
+                )
+                .help("raise the limit with --max-file-size BYTES if this really is a manifest, or split the file"),
+            );
+        }
+    }
+}

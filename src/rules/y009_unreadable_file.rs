@@ -1,0 +1,30 @@
+//! Y009: a file could not be read.
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::parse::FileStatus;
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "Y009",
+    name: "unreadable-file",
+    severity: Severity::Warning,
+    summary:
+        "A manifest file could not be read (permissions, missing Git object) and is not checked",
+    check,
+};
+
+fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for file in ctx.head_files {
+        if let FileStatus::Unreadable { reason } = &file.parsed.status {
+            out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("file not checked: {reason}"),
+                    Location::head_file(&file.path),
+                )
+                .help("make the file readable (or fetch the missing Git objects) and run again"),
+            );
+        }
+    }
+}

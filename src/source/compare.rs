@@ -1,0 +1,353 @@
+//! Decides what is compared with what (base and head), the way `git diff` users expect.
+
+use std::path::{Path, PathBuf};
+
+use git2::{Commit, Oid, Repository, StatusOptions};
+
+use super::{dir, git, is_manifest_path, Snapshot, SnapshotInfo, SourceKind};
+use crate::Fatal;
+
+/// The user's choice of base and head (CLI flags), before it is resolved against the repository.
+#[derive(Clone, Debug, Default)]
+pub struct CompareRequest {
+    /// The repository (or any folder inside it), or the head directory with `base_dir`.
+    pub path: PathBuf,
+    /// `--base REV`.
+    pub base: Option<String>,
+    /// `--head REV`.
+    pub head: Option<String>,
+    /// `--staged`: head is the index.
+    pub staged: bool,
+    /// `--base-dir DIR`: compare two plain directories.
+    pub base_dir: Option<PathBuf>,
+    /// `--no-base`: lint the head alone.
+    pub no_base: bool,
+    /// Files larger than this are not read.
+    pub max_file_size: u64,
+}
+
+/// Both snapshots, and where paths are relative to.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The base side (possibly empty).
+    pub base: Snapshot,
+    /// The head side.
+    pub head: Snapshot,
+    /// The folder paths are relative to (repository root, or the compared directory).
+    pub root: PathBuf,
+    /// Whether the base is a real snapshot (not "no base"), so everything is not reported as added.
+    pub has_base: bool,
+}
+
+/// Resolves the request and reads both snapshots.
+pub fn load(req: &CompareRequest) -> Result<Loaded, Fatal> {
+    if let Some(base_dir) = &req.base_dir {
+        return load_dirs(base_dir, &req.path, req.max_file_size);
+    }
+    match Repository::discover(&req.path) {
+        Ok(repo) => load_git(&repo, req),
+        Err(_) if req.base.is_some() || req.head.is_some() || req.staged => Err(Fatal::new(
+            format!("{} is not inside a Git repository", req.path.display()),
+            "--base, --head and --staged need a Git repository; to compare two folders use --base-dir DIR",
+        )),
+        Err(_) => {
+            let head = read_plain_dir(&req.path, req.max_file_size)?;
+            Ok(Loaded {
+                base: Snapshot::empty("nothing (not a Git repository)"),
+                head,
+                root: req.path.clone(),
+                has_base: false,
+            })
+        }
+    }
+}
+
+fn load_dirs(base_dir: &Path, head_dir: &Path, max: u64) -> Result<Loaded, Fatal> {
+    let base = read_plain_dir(base_dir, max)?;
+    let head = read_plain_dir(head_dir, max)?;
+    Ok(Loaded {
+        base,
+        head,
+        root: head_dir.to_path_buf(),
+        has_base: true,
+    })
+}
+
+fn read_plain_dir(path: &Path, max: u64) -> Result<Snapshot, Fatal> {
+    if !path.is_dir() {
+        return Err(Fatal::new(
+            format!("{} is not a directory", path.display()),
+            "pass a folder of manifests",
+        ));
+    }
+    Ok(Snapshot {
+        info: SnapshotInfo {
+            kind: SourceKind::Dir,
+            rev: None,
+            label: format!("directory {}", path.display()),
+        },
+        files: dir::read_dir(path, max),
+    })
+}
+
+fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
+    let max = req.max_file_size;
+    let workdir = repo.workdir().map(Path::to_path_buf);
+    let scope = scope_of(repo, workdir.as_deref(), &req.path)?;
+    let root = workdir.clone().unwrap_or_else(|| repo.path().to_path_buf());
+    let head_commit = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+
+    // Head side.
+    let (head, head_for_merge_base): (Snapshot, Option<Oid>) = if let Some(rev) = &req.head {
+        let commit = resolve_commit(repo, rev)?;
+        let snap = tree_snapshot(repo, &commit, rev, &scope, max)?;
+        (snap, Some(commit.id()))
+    } else if req.staged {
+        let files = git::read_index(repo, &scope, max)
+            .map_err(|e| git_fatal("cannot read the Git index", e))?;
+        let snap = Snapshot {
+            info: SnapshotInfo {
+                kind: SourceKind::Index,
+                rev: None,
+                label: "staged changes (index)".into(),
+            },
+            files,
+        };
+        (snap, head_commit.as_ref().map(Commit::id))
+    } else {
+        let Some(workdir) = &workdir else {
+            return Err(Fatal::new(
+                "this is a bare repository: there is no working tree to check",
+                "pass --head REV (and optionally --base REV)",
+            ));
+        };
+        let scope_path = if scope.is_empty() {
+            workdir.clone()
+        } else {
+            workdir.join(&scope)
+        };
+        let snap = Snapshot {
+            info: SnapshotInfo {
+                kind: SourceKind::Worktree,
+                rev: None,
+                label: "working tree".into(),
+            },
+            files: dir::read_worktree(workdir, &scope_path, max),
+        };
+        (snap, head_commit.as_ref().map(Commit::id))
+    };
+
+    // Base side.
+    let base = if req.no_base {
+        None
+    } else if let Some(rev) = &req.base {
+        Some(resolve_base(repo, rev, head_for_merge_base, &scope, max)?)
+    } else if let Some(rev) = &req.head {
+        Some(parent_snapshot(
+            repo,
+            &resolve_commit(repo, rev)?,
+            &format!("{rev}^"),
+            &scope,
+            max,
+        )?)
+    } else {
+        match &head_commit {
+            None => None,
+            Some(commit) if req.staged || worktree_has_manifest_changes(repo, &scope) => {
+                Some(tree_snapshot(repo, commit, "HEAD", &scope, max)?)
+            }
+            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", &scope, max)?),
+        }
+    };
+    let has_base = base.is_some();
+    let base = base.unwrap_or_else(|| {
+        Snapshot::empty(if req.no_base {
+            "nothing (--no-base)"
+        } else {
+            "nothing (no commits yet)"
+        })
+    });
+    Ok(Loaded {
+        base,
+        head,
+        root,
+        has_base: has_base || (!req.no_base && head_commit.is_none()),
+    })
+}
+
+/// The path prefix (relative to the repository root) that PATH selects.
+fn scope_of(repo: &Repository, workdir: Option<&Path>, path: &Path) -> Result<String, Fatal> {
+    let Some(workdir) = workdir else {
+        return Ok(String::new());
+    };
+    let abs = path.canonicalize().map_err(|e| {
+        Fatal::new(
+            format!("cannot read {}: {e}", path.display()),
+            "pass an existing folder inside the repository",
+        )
+    })?;
+    let root = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_path_buf());
+    let rel = abs.strip_prefix(&root).map_err(|_| {
+        Fatal::new(
+            format!(
+                "{} is outside the repository at {}",
+                path.display(),
+                root.display()
+            ),
+            "pass a folder inside the repository",
+        )
+    })?;
+    let _ = repo;
+    Ok(rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/"))
+}
+
+fn short(oid: Oid) -> String {
+    oid.to_string().chars().take(7).collect()
+}
+
+fn shallow_fatal(what: &str) -> Fatal {
+    Fatal::new(
+        format!("the base commit ({what}) is not in this clone: the repository is shallow"),
+        "fetch the history: with actions/checkout set `fetch-depth: 0`, or run `git fetch --deepen=50` \
+         (or `git fetch origin <base-sha>`) and try again",
+    )
+}
+
+fn git_fatal(what: &str, err: git2::Error) -> Fatal {
+    Fatal::new(
+        format!("{what}: {}", err.message()),
+        "check that the repository is readable",
+    )
+}
+
+fn resolve_commit<'r>(repo: &'r Repository, rev: &str) -> Result<Commit<'r>, Fatal> {
+    let obj =
+        match repo.revparse_single(rev) {
+            Ok(obj) => obj,
+            Err(_) if repo.is_shallow() => return Err(shallow_fatal(rev)),
+            Err(err) => return Err(Fatal::new(
+                format!("unknown revision `{rev}`: {}", err.message()),
+                "pass a commit, branch or tag that exists here (`git log --oneline` lists them)",
+            )),
+        };
+    obj.peel_to_commit().map_err(|err| {
+        Fatal::new(
+            format!("`{rev}` does not name a commit: {}", err.message()),
+            "pass a commit, branch or tag",
+        )
+    })
+}
+
+/// `--base REV`: a branch means the merge-base with the head, like `git diff main...HEAD`.
+fn resolve_base(
+    repo: &Repository,
+    rev: &str,
+    head: Option<Oid>,
+    scope: &str,
+    max: u64,
+) -> Result<Snapshot, Fatal> {
+    let branch = repo
+        .resolve_reference_from_short_name(rev)
+        .ok()
+        .filter(|r| r.is_branch() || r.is_remote());
+    let commit = resolve_commit(repo, rev)?;
+    if let (Some(_), Some(head)) = (branch, head) {
+        let base = match repo.merge_base(commit.id(), head) {
+            Ok(base) => base,
+            Err(_) if repo.is_shallow() => {
+                return Err(shallow_fatal(&format!("merge-base of {rev} and HEAD")))
+            }
+            Err(err) => {
+                return Err(Fatal::new(
+                    format!(
+                        "`{rev}` and the head have no common ancestor: {}",
+                        err.message()
+                    ),
+                    "pass the exact base commit with --base <sha>",
+                ))
+            }
+        };
+        let base_commit = repo
+            .find_commit(base)
+            .map_err(|_| shallow_fatal(&base.to_string()))?;
+        return tree_snapshot(
+            repo,
+            &base_commit,
+            &format!("merge-base of {rev}"),
+            scope,
+            max,
+        );
+    }
+    tree_snapshot(repo, &commit, rev, scope, max)
+}
+
+fn parent_snapshot(
+    repo: &Repository,
+    commit: &Commit<'_>,
+    label: &str,
+    scope: &str,
+    max: u64,
+) -> Result<Snapshot, Fatal> {
+    match commit.parent_ids().next() {
+        Some(parent) => match repo.find_commit(parent) {
+            Ok(parent) => tree_snapshot(repo, &parent, label, scope, max),
+            Err(_) => Err(shallow_fatal(label)),
+        },
+        None if repo.is_shallow() => Err(shallow_fatal(label)),
+        None => Ok(Snapshot::empty(format!(
+            "nothing ({} is the first commit)",
+            short(commit.id())
+        ))),
+    }
+}
+
+fn tree_snapshot(
+    repo: &Repository,
+    commit: &Commit<'_>,
+    label: &str,
+    scope: &str,
+    max: u64,
+) -> Result<Snapshot, Fatal> {
+    let tree = commit.tree_id();
+    let files = git::read_tree(repo, tree, scope, max).map_err(|err| {
+        if repo.is_shallow() {
+            shallow_fatal(label)
+        } else {
+            git_fatal(&format!("cannot read the tree of {label}"), err)
+        }
+    })?;
+    Ok(Snapshot {
+        info: SnapshotInfo {
+            kind: SourceKind::Git,
+            rev: Some(commit.id().to_string()),
+            label: format!("{label} ({})", short(commit.id())),
+        },
+        files,
+    })
+}
+
+fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
+    let mut opts = StatusOptions::new();
+    opts.include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .exclude_submodules(true);
+    if !scope.is_empty() {
+        opts.pathspec(scope);
+    }
+    match repo.statuses(Some(&mut opts)) {
+        Ok(statuses) => statuses.iter().any(|s| {
+            s.path().is_ok_and(is_manifest_path)
+                && !s.status().is_empty()
+                && !s.status().is_ignored()
+        }),
+        // If Git cannot tell, compare with HEAD: the working tree is what the user is looking at.
+        Err(_) => true,
+    }
+}

@@ -1,0 +1,149 @@
+//! Source stage: the two snapshots (sets of manifest files) to compare.
+//!
+//! Git revisions and the index are read straight from the object database (no checkout, nothing
+//! written); the working tree and plain directories are read from disk.
+
+mod compare;
+mod dir;
+mod git;
+
+pub use compare::{load, CompareRequest, Loaded};
+
+use std::sync::Arc;
+
+/// Where a snapshot came from; the JSON report's `compared.*.source`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A commit's tree.
+    Git,
+    /// The Git index (staged content).
+    Index,
+    /// The working tree of a Git repository.
+    Worktree,
+    /// A plain directory.
+    Dir,
+    /// Nothing (no base).
+    None,
+}
+
+impl SourceKind {
+    /// The contract name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Git => "git",
+            SourceKind::Index => "index",
+            SourceKind::Worktree => "worktree",
+            SourceKind::Dir => "dir",
+            SourceKind::None => "none",
+        }
+    }
+}
+
+/// What a snapshot is, for the report header and the JSON `compared` block.
+#[derive(Clone, Debug)]
+pub struct SnapshotInfo {
+    /// Provider kind.
+    pub kind: SourceKind,
+    /// Full commit id when the snapshot is a commit.
+    pub rev: Option<String>,
+    /// Human label, e.g. `HEAD^ (1a2b3c4)` or `working tree`.
+    pub label: String,
+}
+
+/// A candidate manifest file: its repository-relative path and what the source says about it.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Path relative to the repository root (or the compared directory), `/`-separated.
+    pub path: String,
+    /// The bytes, or why they were not read.
+    pub content: Content,
+}
+
+/// A file's bytes, or the reason they were not loaded (kept so the file is reported, not hidden).
+#[derive(Clone, Debug)]
+pub enum Content {
+    /// The file's bytes with a content id (Git blob id, computed for disk files) to parse once.
+    Bytes {
+        /// Git blob id of the bytes; equal ids mean equal content.
+        id: [u8; 20],
+        /// The bytes.
+        bytes: Arc<[u8]>,
+    },
+    /// Larger than the limit; not read.
+    TooLarge {
+        /// Size in bytes.
+        size: u64,
+    },
+    /// Could not be read (permissions, a vanished file, a missing blob).
+    Unreadable {
+        /// The reason.
+        reason: String,
+    },
+}
+
+/// One side of the comparison.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// Where it came from.
+    pub info: SnapshotInfo,
+    /// Candidate files, sorted by path.
+    pub files: Vec<SourceFile>,
+}
+
+impl Snapshot {
+    /// The empty snapshot (no base, or an unborn branch).
+    pub fn empty(label: impl Into<String>) -> Self {
+        Snapshot {
+            info: SnapshotInfo {
+                kind: SourceKind::None,
+                rev: None,
+                label: label.into(),
+            },
+            files: Vec::new(),
+        }
+    }
+}
+
+/// Which files are manifests nodecast reads: `.yaml`, `.yml` and `.json`.
+pub fn is_manifest_path(path: &str) -> bool {
+    let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json")
+}
+
+/// Reads bytes that are within the limit, or records why not.
+pub(crate) fn content_from_bytes(bytes: Vec<u8>, max: u64) -> Content {
+    if bytes.len() as u64 > max {
+        return Content::TooLarge {
+            size: bytes.len() as u64,
+        };
+    }
+    let id = git2::Oid::hash_object(git2::ObjectType::Blob, &bytes)
+        .map(|oid| oid_bytes(&oid))
+        .unwrap_or([0; 20]);
+    Content::Bytes {
+        id,
+        bytes: bytes.into(),
+    }
+}
+
+pub(crate) fn oid_bytes(oid: &git2::Oid) -> [u8; 20] {
+    let mut id = [0u8; 20];
+    let raw = oid.as_bytes();
+    let n = raw.len().min(20);
+    id[..n].copy_from_slice(&raw[..n]);
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_extensions() {
+        assert!(is_manifest_path("a/b/np.yaml"));
+        assert!(is_manifest_path("a/b/NP.YML"));
+        assert!(is_manifest_path("x.json"));
+        assert!(!is_manifest_path("a/yaml/readme.md"));
+        assert!(!is_manifest_path("a.yaml.txt"));
+    }
+}

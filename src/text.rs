@@ -1,0 +1,77 @@
+//! Small text helpers shared by rules: "did you mean" suggestions and name validation.
+
+/// Levenshtein distance, case-insensitive, for "did you mean" suggestions.
+pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate closest to `word` within a distance that still reads as a typo.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+/// A DNS-1123 subdomain (what most object names must be).
+pub fn is_dns_subdomain(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+/// A DNS-1123 label (namespace names).
+pub fn is_dns_label(name: &str) -> bool {
+    name.len() <= 63 && !name.contains('.') && is_dns_subdomain(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(distance("NodePools", "NodePool"), 1);
+        assert_eq!(
+            closest("NodePools", ["NodePool", "HostedCluster"]),
+            Some("NodePool")
+        );
+        assert_eq!(
+            closest("MachineconfigPool", ["MachineConfigPool", "MachineConfig"]),
+            Some("MachineConfigPool")
+        );
+        assert_eq!(closest("Widget", ["NodePool"]), None);
+    }
+
+    #[test]
+    fn names() {
+        assert!(is_dns_subdomain("99-worker-ssh"));
+        assert!(is_dns_subdomain("a.b-c"));
+        assert!(!is_dns_subdomain("Workers"));
+        assert!(!is_dns_subdomain("-a"));
+        assert!(!is_dns_subdomain("a..b"));
+        assert!(is_dns_label("clusters"));
+        assert!(!is_dns_label("a.b"));
+    }
+}

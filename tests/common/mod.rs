@@ -1,0 +1,192 @@
+//! Shared helpers for integration tests: real Git repositories in temp dirs, and the real binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// A Git repository in a temporary directory, driven with the `git` CLI.
+pub struct Repo {
+    dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// A new repository on branch `main`.
+    pub fn new() -> Self {
+        let repo = Repo {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    /// The working tree.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs git in the repository and returns its stdout; panics when git fails.
+    pub fn git(&self, args: &[&str]) -> String {
+        git_in(self.path(), args)
+    }
+
+    /// Writes a file (creating folders).
+    pub fn write(&self, rel: &str, content: &str) {
+        self.write_bytes(rel, content.as_bytes());
+    }
+
+    /// Writes raw bytes.
+    pub fn write_bytes(&self, rel: &str, content: &[u8]) {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+
+    /// Stages everything and commits; returns the commit id.
+    pub fn commit(&self, msg: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", msg]);
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+}
+
+/// Runs git in a folder with a fixed identity and no user/system config.
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What a run of the binary produced.
+pub struct Run {
+    /// Exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Stdout as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+/// Runs `nodecast ARGS` in `cwd` with colour off and a fixed clock.
+pub fn nodecast(cwd: &Path, args: &[&str]) -> Run {
+    nodecast_env(cwd, args, &[])
+}
+
+/// Runs `nodecast ARGS` in `cwd` with extra environment variables.
+pub fn nodecast_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nodecast"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("nodecast runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The repository root (for testdata).
+pub fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `CODE severity file:line:col` for every diagnostic of a JSON report, in report order.
+pub fn diag_lines(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics array")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}:{}:{}",
+                d["code"].as_str().unwrap_or("?"),
+                d["severity"].as_str().unwrap_or("?"),
+                d["file"].as_str().unwrap_or("?"),
+                d["line"],
+                d["column"]
+            )
+        })
+        .collect()
+}
+
+/// A HostedCluster manifest.
+pub fn hosted_cluster(name: &str, release: &str) -> String {
+    format!(
+        "apiVersion: hypershift.openshift.io/v1beta1
+kind: HostedCluster
+metadata:
+  name: {name}
+  namespace: clusters
+spec:
+  release:
+    image: quay.io/openshift-release-dev/ocp-release:{release}-x86_64
+  pullSecret:
+    name: pull-secret
+  platform:
+    type: AWS
+"
+    )
+}
+
+/// A NodePool manifest (`replicas` on line 8, column 13).
+pub fn node_pool(name: &str, cluster: &str, replicas: u32, config: &[&str]) -> String {
+    let mut s = format!(
+        "apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata:
+  name: {name}
+  namespace: clusters
+spec:
+  clusterName: {cluster}
+  replicas: {replicas}
+  management:
+    upgradeType: Replace
+  release:
+    image: quay.io/openshift-release-dev/ocp-release:4.18.5-x86_64
+  platform:
+    type: AWS
+"
+    );
+    if !config.is_empty() {
+        s.push_str("  config:\n");
+        for c in config {
+            s.push_str(&format!("  - name: {c}\n"));
+        }
+    }
+    s
+}

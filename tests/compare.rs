@@ -1,0 +1,437 @@
+//! What is compared with what: dirty, clean, staged, branch, shallow, directory pairs, --no-base.
+
+mod common;
+
+use common::{git_in, hosted_cluster, node_pool, nodecast, Repo};
+use serde_json::Value;
+
+fn short(sha: &str) -> &str {
+    &sha[..7]
+}
+
+fn changed_fields(report: &Value, object: &str) -> Vec<(String, Value, Value, Value, Value)> {
+    report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["object"] == object)
+        .flat_map(|c| c["fields"].as_array().cloned().unwrap_or_default())
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or_default().to_string(),
+                f["line"].clone(),
+                f["column"].clone(),
+                f["before"].clone(),
+                f["after"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Two commits: replicas 3, then 4.
+fn two_commits() -> (Repo, String, String) {
+    let repo = Repo::new();
+    repo.write("clusters/hc.yaml", &hosted_cluster("prod", "4.18.5"));
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 3, &[]));
+    repo.write("README.md", "not a manifest\n");
+    let c1 = repo.commit("first");
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 4, &[]));
+    let c2 = repo.commit("second");
+    (repo, c1, c2)
+}
+
+#[test]
+fn clean_worktree_compares_with_the_previous_commit() {
+    let (repo, c1, _) = two_commits();
+    let run = nodecast(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    assert_eq!(r["schema"], "nodecast/report/v1");
+    assert_eq!(r["compared"]["base"]["source"], "git");
+    assert_eq!(r["compared"]["base"]["rev"], c1.as_str());
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("HEAD^ ({})", short(&c1))
+    );
+    assert_eq!(r["compared"]["head"]["source"], "worktree");
+    assert_eq!(r["compared"]["head"]["label"], "working tree");
+    assert_eq!(
+        changed_fields(&r, "NodePool/clusters/workers"),
+        vec![(
+            "/spec/replicas".to_string(),
+            8.into(),
+            13.into(),
+            "3".into(),
+            "4".into()
+        )]
+    );
+    assert_eq!(r["forecast"], Value::Array(vec![]));
+    assert_eq!(r["summary"]["files"], 2);
+    assert_eq!(r["summary"]["objects"], 2);
+}
+
+#[test]
+fn dirty_worktree_compares_with_head_and_says_so() {
+    let (repo, _, c2) = two_commits();
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 5, &[]));
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("HEAD ({})", short(&c2))
+    );
+    assert_eq!(
+        changed_fields(&r, "NodePool/clusters/workers"),
+        vec![(
+            "/spec/replicas".to_string(),
+            8.into(),
+            13.into(),
+            "4".into(),
+            "5".into()
+        )]
+    );
+    let human = nodecast(repo.path(), &["check"]);
+    assert!(
+        human.stdout.starts_with(&format!(
+            "nodecast: working tree vs HEAD ({})\n",
+            short(&c2)
+        )),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn untracked_manifest_counts_as_a_worktree_change() {
+    let (repo, _, c2) = two_commits();
+    repo.write("clusters/np2.yaml", &node_pool("infra", "prod", 2, &[]));
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("HEAD ({})", short(&c2))
+    );
+    let added: Vec<&Value> = r["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["change"] == "added")
+        .collect();
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0]["object"], "NodePool/clusters/infra");
+    assert_eq!(added[0]["file"], "clusters/np2.yaml");
+}
+
+#[test]
+fn non_manifest_changes_do_not_switch_the_base() {
+    let (repo, c1, _) = two_commits();
+    repo.write("README.md", "edited\n");
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("HEAD^ ({})", short(&c1))
+    );
+}
+
+#[test]
+fn staged_compares_the_index_with_head() {
+    let (repo, _, c2) = two_commits();
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 6, &[]));
+    repo.git(&["add", "clusters/np.yaml"]);
+    // An unstaged edit on top must not be seen.
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 9, &[]));
+    let r = nodecast(repo.path(), &["check", "--staged", "--format", "json"]).json();
+    assert_eq!(r["compared"]["head"]["source"], "index");
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("HEAD ({})", short(&c2))
+    );
+    assert_eq!(
+        changed_fields(&r, "NodePool/clusters/workers"),
+        vec![(
+            "/spec/replicas".to_string(),
+            8.into(),
+            13.into(),
+            "4".into(),
+            "6".into()
+        )]
+    );
+}
+
+#[test]
+fn branch_base_means_merge_base() {
+    let repo = Repo::new();
+    repo.write("a/np.yaml", &node_pool("workers", "prod", 3, &[]));
+    repo.write("a/hc.yaml", &hosted_cluster("prod", "4.18.5"));
+    let fork = repo.commit("fork point");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("a/np.yaml", &node_pool("workers", "prod", 7, &[]));
+    repo.commit("feature change");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("a/hc.yaml", &hosted_cluster("prod", "4.18.9"));
+    repo.commit("main moves on");
+    repo.git(&["checkout", "-q", "feature"]);
+
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", "main", "--format", "json"],
+    )
+    .json();
+    assert_eq!(r["compared"]["base"]["rev"], fork.as_str());
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("merge-base of main ({})", short(&fork))
+    );
+    let objects: Vec<&str> = r["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["object"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        objects,
+        vec!["NodePool/clusters/workers"],
+        "main's own change is not the PR's"
+    );
+
+    // A commit id is taken as is (no merge-base): main's change then shows up reverted.
+    let main_tip = repo.git(&["rev-parse", "main"]).trim().to_string();
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", &main_tip, "--format", "json"],
+    )
+    .json();
+    assert_eq!(r["changes"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn head_rev_defaults_base_to_its_parent() {
+    let (repo, c1, c2) = two_commits();
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 8, &[]));
+    let r = nodecast(
+        repo.path(),
+        &["check", "--head", "HEAD", "--format", "json"],
+    )
+    .json();
+    assert_eq!(r["compared"]["head"]["source"], "git");
+    assert_eq!(r["compared"]["head"]["rev"], c2.as_str());
+    assert_eq!(r["compared"]["base"]["rev"], c1.as_str());
+    assert_eq!(
+        changed_fields(&r, "NodePool/clusters/workers")[0].4,
+        Value::from("4")
+    );
+}
+
+#[test]
+fn shallow_clone_without_base_is_exit_2_with_the_fix() {
+    let (repo, c1, _) = two_commits();
+    let clone = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", repo.path().display());
+    git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "c"]);
+    let dir = clone.path().join("c");
+
+    let run = nodecast(&dir, &["check", "--format", "json"]);
+    assert_eq!(
+        run.code, 2,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("shallow"), "{}", run.stderr);
+    assert!(run.stderr.contains("fetch-depth: 0"), "{}", run.stderr);
+    assert!(run.stderr.contains("git fetch --deepen"), "{}", run.stderr);
+
+    let run = nodecast(&dir, &["check", "--base", &c1]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("fetch-depth: 0"), "{}", run.stderr);
+
+    // Linting alone still works in a shallow clone.
+    let run = nodecast(&dir, &["check", "--no-base", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn unknown_revision_is_exit_2() {
+    let (repo, _, _) = two_commits();
+    let run = nodecast(repo.path(), &["check", "--base", "no-such-branch"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("unknown revision `no-such-branch`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn first_commit_compares_with_nothing() {
+    let repo = Repo::new();
+    repo.write("np.yaml", &node_pool("workers", "prod", 3, &[]));
+    let c1 = repo.commit("only");
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(r["compared"]["base"]["source"], "none");
+    assert_eq!(
+        r["compared"]["base"]["label"],
+        format!("nothing ({} is the first commit)", short(&c1))
+    );
+    assert_eq!(r["changes"][0]["change"], "added");
+}
+
+#[test]
+fn subfolder_limits_the_scope_and_paths_stay_repo_relative() {
+    let repo = Repo::new();
+    repo.write("clusters/a/np.yaml", &node_pool("a", "prod", 3, &[]));
+    repo.write("clusters/b/np.yaml", &node_pool("b", "prod", 3, &[]));
+    repo.commit("one");
+    repo.write("clusters/a/np.yaml", &node_pool("a", "prod", 4, &[]));
+    repo.write("clusters/b/np.yaml", &node_pool("b", "prod", 4, &[]));
+    repo.commit("two");
+    let r = nodecast(
+        &repo.path().join("clusters/a"),
+        &["check", "--format", "json"],
+    )
+    .json();
+    let changes = r["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0]["file"], "clusters/a/np.yaml");
+    let r = nodecast(repo.path(), &["check", "clusters/b", "--format", "json"]).json();
+    assert_eq!(r["changes"][0]["file"], "clusters/b/np.yaml");
+}
+
+#[test]
+fn directory_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = (dir.path().join("before"), dir.path().join("after"));
+    for (d, replicas) in [(&before, 3), (&after, 4)] {
+        std::fs::create_dir_all(d.join("x")).unwrap();
+        std::fs::write(
+            d.join("x/np.yaml"),
+            node_pool("workers", "prod", replicas, &[]),
+        )
+        .unwrap();
+        std::fs::write(d.join("hc.yaml"), hosted_cluster("prod", "4.18.5")).unwrap();
+    }
+    let run = nodecast(
+        dir.path(),
+        &["check", "--base-dir", "before", "after", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    assert_eq!(r["compared"]["base"]["source"], "dir");
+    assert_eq!(r["compared"]["head"]["source"], "dir");
+    assert_eq!(r["compared"]["base"]["rev"], Value::Null);
+    assert_eq!(
+        changed_fields(&r, "NodePool/clusters/workers"),
+        vec![(
+            "/spec/replicas".to_string(),
+            8.into(),
+            13.into(),
+            "3".into(),
+            "4".into()
+        )]
+    );
+    assert_eq!(r["changes"][0]["file"], "x/np.yaml");
+}
+
+#[test]
+fn no_base_lints_without_changes() {
+    let (repo, _, _) = two_commits();
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(r["compared"]["base"]["source"], "none");
+    assert_eq!(r["changes"], Value::Array(vec![]));
+    assert_eq!(r["summary"]["objects"], 2);
+}
+
+#[test]
+fn plain_folder_outside_git_is_linted_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("np.yaml"),
+        node_pool("workers", "prod", 3, &[]),
+    )
+    .unwrap();
+    let r = nodecast(dir.path(), &["check", "--format", "json"]).json();
+    assert_eq!(r["compared"]["head"]["source"], "dir");
+    assert_eq!(r["compared"]["base"]["source"], "none");
+    let run = nodecast(dir.path(), &["check", "--staged"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("not inside a Git repository"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn moving_an_object_between_files_is_not_a_change() {
+    let repo = Repo::new();
+    repo.write(
+        "a.yaml",
+        &format!(
+            "{}---\n{}",
+            hosted_cluster("prod", "4.18.5"),
+            node_pool("workers", "prod", 3, &[])
+        ),
+    );
+    repo.commit("one file");
+    repo.write("a.yaml", &hosted_cluster("prod", "4.18.5"));
+    // Same object, reformatted (flow style for the platform) in a new file.
+    let moved = node_pool("workers", "prod", 3, &[])
+        .replace("  platform:\n    type: AWS\n", "  platform: {type: AWS}\n");
+    repo.write("pools/workers.yaml", &moved);
+    repo.commit("split");
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(r["changes"], Value::Array(vec![]));
+    let human = nodecast(repo.path(), &["check"]).stdout;
+    assert!(
+        human
+            .contains("= NodePool/clusters/workers  moved a.yaml → pools/workers.yaml (unchanged)"),
+        "{human}"
+    );
+    assert!(human.contains("Forecast\n  no node impact\n"), "{human}");
+}
+
+#[test]
+fn gitignored_files_are_not_read_from_the_worktree() {
+    let (repo, _, _) = two_commits();
+    repo.write(".gitignore", "rendered/\n");
+    repo.write("rendered/np.yaml", "kind: NodePool\n");
+    repo.commit("ignore");
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        r["diagnostics"],
+        Value::Array(vec![]),
+        "rendered/ is ignored"
+    );
+}
+
+#[test]
+fn nodecast_never_writes_to_the_repository() {
+    let (repo, _, _) = two_commits();
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 5, &[]));
+    repo.git(&["add", "clusters/np.yaml"]);
+    let snapshot = |p: &std::path::Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(p)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().display().to_string(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot(repo.path());
+    for args in [
+        &["check"][..],
+        &["check", "--staged"],
+        &["check", "--base", "HEAD^", "--head", "HEAD"],
+    ] {
+        nodecast(repo.path(), args);
+    }
+    assert!(
+        before == snapshot(repo.path()),
+        "the repository (including .git) changed"
+    );
+}

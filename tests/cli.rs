@@ -159,7 +159,10 @@ fn human_output_has_code_frame_help_and_docs_pointer() {
     assert!(out.contains("help: remove one of the two entries"), "{out}");
     assert!(out.contains("docs: nodecast explain Y002"), "{out}");
     assert!(out.contains("Changes\n  not compared (no base)"), "{out}");
-    assert!(out.contains("Forecast\n  no node impact"), "{out}");
+    assert!(
+        out.contains("Forecast\n  not forecast (no base to compare with)"),
+        "{out}"
+    );
     assert!(
         out.trim_end()
             .ends_with("1 error, 0 warnings, 0 infos in 1 file (1 object)"),

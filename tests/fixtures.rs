@@ -150,3 +150,12 @@ fn demo_runs_clean_and_reports_its_changes() {
     let human = nodecast(demo, &["check", "--base-dir", "before", "after"]).stdout;
     assert!(human.contains("moved standalone/ocp-lab/kubelet.yaml → standalone/ocp-lab/kubeletconfig-infra.yaml (unchanged)"), "{human}");
 }
+
+#[test]
+fn demo_human_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&project_root().join("testdata/demo"), tmp.path());
+    let run = nodecast(tmp.path(), &["check", "--base-dir", "before", "after"]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!(run.stdout);
+}

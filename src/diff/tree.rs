@@ -5,7 +5,7 @@ use nodecast_yaml::{Node, NodeKind, Scalar, Span};
 use super::FieldChange;
 use crate::diagnostic::Location;
 use crate::inventory::Object;
-use crate::parse::Embedded;
+use crate::parse::{data_url, Embedded};
 
 /// Semantic equality as the API server sees it: key order, quoting and formatting do not matter.
 pub fn same_value(a: &Node, b: &Node) -> bool {
@@ -93,7 +93,12 @@ pub fn short(node: &Node) -> String {
             }
             _ => text.clone(),
         },
+        NodeKind::Seq(items) if all_scalars(items) => {
+            let inner: Vec<&str> = items.iter().filter_map(Node::key_text).collect();
+            format!("[{}]", inner.join(", "))
+        }
         NodeKind::Seq(items) => format!("[{} items]", items.len()),
+        NodeKind::Map(entries) if entries.len() == 1 => "{1 field}".to_string(),
         NodeKind::Map(entries) => format!("{{{} fields}}", entries.len()),
     };
     if s.chars().count() > 80 {
@@ -170,6 +175,12 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
         }
         _ => {
             let text_diff = match (b.as_str(), h.as_str()) {
+                (Some(x), Some(y)) if data_url::is_data_url(x) && data_url::is_data_url(y) => {
+                    match (decoded_text(x), decoded_text(y)) {
+                        (Some(x), Some(y)) => Some(unified(&x, &y)),
+                        _ => None,
+                    }
+                }
                 (Some(x), Some(y)) if x.contains('\n') || y.contains('\n') => Some(unified(x, y)),
                 _ => None,
             };
@@ -184,6 +195,17 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             diff_embedded(ctx, path, b, h, out);
         }
     }
+}
+
+/// The text of a data URL (gunzipped when it is gzip), for a readable diff of file contents.
+fn decoded_text(url: &str) -> Option<String> {
+    let raw = data_url::decode(url, None).ok()?;
+    let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
+        data_url::decode(url, Some("gzip")).ok()?
+    } else {
+        raw
+    };
+    String::from_utf8(bytes).ok()
 }
 
 fn all_scalars(items: &[Node]) -> bool {

@@ -40,6 +40,7 @@ pub fn render(o: &Outcome, style: Style) -> String {
     for d in &o.diagnostics {
         let frame = frame(d, &texts);
         let _ = handler.render_report(&mut out, &frame);
+        out.push('\n');
     }
 
     render_changes(o, &mut out);
@@ -102,13 +103,40 @@ fn render_changes(o: &Outcome, out: &mut String) {
                 (Some(h), _, None) => position(h),
                 _ => String::new(),
             };
-            let what = match (&f.before, &f.after) {
-                (Some(b), Some(a)) => format!("{b} → {a}"),
-                (None, Some(a)) => format!("added {a}"),
-                (Some(b), None) => format!("removed {b}"),
-                (None, None) => String::new(),
+            let what = match (&f.before, &f.after, &f.text_diff) {
+                (_, _, Some(diff)) => {
+                    let added = diff
+                        .lines()
+                        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+                        .count();
+                    let removed = diff
+                        .lines()
+                        .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+                        .count();
+                    if f.before
+                        .as_deref()
+                        .is_some_and(|b| b.starts_with("\"data:"))
+                    {
+                        format!("file content changed (+{added} −{removed} lines)")
+                    } else {
+                        format!("text changed (+{added} −{removed} lines)")
+                    }
+                }
+                (b, a, None) => match (b, a) {
+                    (Some(b), Some(a)) => format!("{b} → {a}"),
+                    (None, Some(a)) => format!("added {a}"),
+                    (Some(b), None) => format!("removed {b}"),
+                    (None, None) => String::new(),
+                },
             };
             let _ = writeln!(out, "      {}  {what}  [{at}]", display_path(&f.path));
+            let detailed_below = c
+                .fields
+                .iter()
+                .any(|g| g.path.starts_with(&format!("{}[", f.path)));
+            if let (Some(diff), false) = (&f.text_diff, detailed_below) {
+                write_text_diff(out, diff);
+            }
         }
         if c.fields.len() > 12 {
             let _ = writeln!(
@@ -124,6 +152,24 @@ fn render_changes(o: &Outcome, out: &mut String) {
     let _ = writeln!(out);
 }
 
+/// The changed lines of a payload diff, indented, at most 20 lines.
+fn write_text_diff(out: &mut String, diff: &str) {
+    let lines: Vec<&str> = diff
+        .lines()
+        .filter(|l| !l.starts_with("---") && !l.starts_with("+++"))
+        .collect();
+    for l in lines.iter().take(20) {
+        let _ = writeln!(out, "        │ {l}");
+    }
+    if lines.len() > 20 {
+        let _ = writeln!(
+            out,
+            "        │ … {} more lines (see --format json)",
+            lines.len() - 20
+        );
+    }
+}
+
 fn display_path(p: &str) -> &str {
     if p.is_empty() {
         "(whole object)"
@@ -134,6 +180,10 @@ fn display_path(p: &str) -> &str {
 
 fn render_forecast(o: &Outcome, out: &mut String) {
     let _ = writeln!(out, "Forecast");
+    if !o.has_base {
+        let _ = writeln!(out, "  not forecast (no base to compare with)\n");
+        return;
+    }
     if o.forecast.is_empty() && o.unforecast.is_empty() {
         let _ = writeln!(out, "  no node impact\n");
         return;
@@ -281,13 +331,13 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
     help.extend(d.notes.iter().map(|n| format!("note: {n}")));
     help.push(format!("docs: nodecast explain {}", d.code));
     let message = if framed {
-        d.message.clone()
+        format!("{} {}", d.code, d.message)
     } else {
-        format!("{}: {}", position(&d.location), d.message)
+        format!("{} {}: {}", d.code, position(&d.location), d.message)
     };
     Frame {
         message,
-        code: Some(d.code.to_string()),
+        code: None,
         severity: match d.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,

@@ -101,6 +101,7 @@ fn changes(o: &Outcome) -> Vec<Value> {
                         "base_column": base_pos.map(|s| s.start.col),
                         "before": f.before,
                         "after": f.after,
+                        "text_diff": f.text_diff,
                     })
                 }).collect::<Vec<_>>(),
             })

@@ -1,5 +1,7 @@
 //! Drives the pipeline for `nodecast check`.
 
+use std::collections::BTreeMap;
+
 use crate::diagnostic::Diagnostic;
 use crate::diff::Diff;
 use crate::forecast::{self, Impact};
@@ -33,27 +35,66 @@ pub struct Outcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The time used for time-dependent decisions (`--now`).
     pub now: jiff::Timestamp,
+    /// Whether more detail was asked for.
+    pub verbose: bool,
+}
+
+/// Settings of a check run beyond what is compared (models add their knobs here).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// What to compare.
+    pub compare: CompareRequest,
+    /// "Now" for time-dependent decisions.
+    pub now: jiff::Timestamp,
+    /// Print more detail (fingerprints) in human output.
+    pub verbose: bool,
+    /// Node counts the repository does not hold, by pool (`--assume-nodes POOL=N`).
+    pub assume_nodes: BTreeMap<String, u32>,
+    /// Folders (globs) that each hold one standalone cluster (`--cluster-root`).
+    pub cluster_roots: Vec<String>,
+}
+
+impl Options {
+    /// Default settings for a comparison.
+    pub fn new(compare: CompareRequest, now: jiff::Timestamp) -> Self {
+        Options {
+            compare,
+            now,
+            verbose: false,
+            assume_nodes: BTreeMap::new(),
+            cluster_roots: Vec::new(),
+        }
+    }
 }
 
 /// Loads, parses, indexes, diffs, forecasts and lints.
-pub fn run(req: &CompareRequest, now: jiff::Timestamp) -> Result<Outcome, Fatal> {
-    let loaded = source::load(req)?;
+pub fn run(options: &Options) -> Result<Outcome, Fatal> {
+    let now = options.now;
+    let loaded = source::load(&options.compare)?;
     let files = parse::parse_sides(&loaded.base, &loaded.head);
     let (base, head) = rayon::join(
         || Inventory::build(&files.base),
         || Inventory::build(&files.head),
     );
     let diff = Diff::compute(&base, &head, loaded.has_base);
-    let forecast = forecast::forecast(&base, &head, &diff);
-    let unforecast = forecast::unforecast(&head, &diff, &forecast);
-    let diagnostics = rules::run(&rules::Context {
+    let modelled = forecast::forecast(&forecast::Input {
+        base: &base,
+        head: &head,
+        diff: &diff,
+        options,
+    });
+    let unforecast = forecast::unforecast(&head, &diff, &modelled);
+    let forecast = modelled.impacts;
+    let mut diagnostics = modelled.diagnostics;
+    diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,
         base: &base,
         head: &head,
         diff: &diff,
         forecast: &forecast,
-    });
+    }));
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -66,5 +107,6 @@ pub fn run(req: &CompareRequest, now: jiff::Timestamp) -> Result<Outcome, Fatal>
         unforecast,
         diagnostics,
         now,
+        verbose: options.verbose,
     })
 }

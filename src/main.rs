@@ -72,6 +72,16 @@ struct CheckArgs {
     /// Files larger than this many bytes are skipped (with a finding).
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
     max_file_size: u64,
+    /// Show more detail (rollout fingerprints) in human output.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Node count of a pool the repository does not say (repeatable): `worker=6`, `clusters/prod/infra=3`.
+    #[arg(long, value_name = "POOL=N")]
+    assume_nodes: Vec<String>,
+    /// A folder glob that holds one standalone cluster (repeatable); by default a cluster is the
+    /// nearest folder holding a MachineConfigPool or ClusterVersion.
+    #[arg(long, value_name = "GLOB")]
+    cluster_root: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -157,7 +167,22 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         no_base: args.no_base,
         max_file_size: args.max_file_size,
     };
-    let outcome = check::run(&req, now)?;
+    let mut options = check::Options::new(req, now);
+    options.verbose = args.verbose;
+    for spec in &args.assume_nodes {
+        let (pool, n) = spec
+            .split_once('=')
+            .and_then(|(p, n)| Some((p.to_string(), n.parse::<u32>().ok()?)))
+            .ok_or_else(|| {
+                Fatal::new(
+                    format!("--assume-nodes `{spec}` is not POOL=N"),
+                    "write e.g. --assume-nodes worker=6",
+                )
+            })?;
+        options.assume_nodes.insert(pool, n);
+    }
+    options.cluster_roots = args.cluster_root.clone();
+    let outcome = check::run(&options)?;
     let rendered = match args.format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report::json::report(&outcome))

@@ -72,6 +72,31 @@ pub struct When {
     pub reason: String,
 }
 
+/// How a rollout proceeds (additive to the contract: `rollout`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rollout {
+    /// Extra machines created at a time (HyperShift Replace).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<u32>,
+    /// Nodes unavailable at a time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<u32>,
+    /// Number of waves the rollout takes, when the node count is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waves: Option<u32>,
+    /// Human summary, e.g. "3 nodes, 1 at a time: 3 waves".
+    pub summary: String,
+}
+
+/// Rollout fingerprints of the two revisions (additive to the contract: `fingerprint`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fingerprint {
+    /// sha256 over the normalised rollout inputs in base.
+    pub base: Option<String>,
+    /// sha256 over the normalised rollout inputs in head.
+    pub head: Option<String>,
+}
+
 /// A forecast entry (the JSON contract's `forecast[]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Impact {
@@ -87,11 +112,72 @@ pub struct Impact {
     pub causes: Vec<Cause>,
     /// When.
     pub when: When,
+    /// How the rollout proceeds, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rollout: Option<Rollout>,
+    /// Rollout fingerprints, when the model computes them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<Fingerprint>,
 }
 
-/// Computes the forecast. No rollout model exists yet, so this returns no entries.
-pub fn forecast(_base: &Inventory, _head: &Inventory, _diff: &Diff) -> Vec<Impact> {
-    Vec::new()
+impl When {
+    /// Starts as soon as the change syncs.
+    pub fn now() -> Self {
+        When {
+            state: "now".into(),
+            at: None,
+            reason: "starts as soon as the change is applied".into(),
+        }
+    }
+}
+
+/// What the forecast models read: both inventories, the diff and the run's settings.
+pub struct Input<'a> {
+    /// Base objects.
+    pub base: &'a Inventory,
+    /// Head objects.
+    pub head: &'a Inventory,
+    /// Differences.
+    pub diff: &'a Diff,
+    /// Settings.
+    pub options: &'a crate::check::Options,
+}
+
+/// What the models produced.
+#[derive(Debug, Default)]
+pub struct Forecast {
+    /// Forecast entries.
+    pub impacts: Vec<Impact>,
+    /// Findings made while modelling (blocked configurations, version skew, ...).
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    /// Changed objects a model has judged (whether or not they affect any pool), so they are not
+    /// reported as "not yet modelled".
+    pub covered: std::collections::BTreeSet<crate::inventory::ObjectId>,
+}
+
+/// Computes the forecast: every model's entries, strongest action first, then by target.
+///
+/// Models plug in here (`hypershift::forecast(input, &mut out)`, `mco::forecast(input, &mut out)`).
+pub fn forecast(input: &Input<'_>) -> Forecast {
+    let mut out = Forecast::default();
+    let _ = input;
+    out.impacts.sort_by(|a, b| {
+        (
+            a.action,
+            &a.target.cluster,
+            &a.target.kind,
+            &a.target.namespace,
+            &a.target.name,
+        )
+            .cmp(&(
+                b.action,
+                &b.target.cluster,
+                &b.target.kind,
+                &b.target.namespace,
+                &b.target.name,
+            ))
+    });
+    out
 }
 
 /// API groups whose objects decide what nodes run.
@@ -107,13 +193,15 @@ const NODE_GROUPS: [&str; 4] = [
 pub fn unforecast(
     head: &Inventory,
     diff: &Diff,
-    forecast: &[Impact],
+    forecast: &Forecast,
 ) -> Vec<crate::inventory::ObjectId> {
     let explained = |id: &crate::inventory::ObjectId| {
         let name = id.to_string();
-        forecast
-            .iter()
-            .any(|i| i.causes.iter().any(|c| c.object == name))
+        forecast.covered.contains(id)
+            || forecast
+                .impacts
+                .iter()
+                .any(|i| i.causes.iter().any(|c| c.object == name))
     };
     let referenced_by_nodepool =
         |id: &crate::inventory::ObjectId| head.references.iter().any(|r| &r.target == id);

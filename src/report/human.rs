@@ -64,6 +64,14 @@ pub fn render(o: &Outcome, style: Style) -> String {
     out
 }
 
+/// The contract name of an action, as printed.
+fn action_name(a: crate::forecast::Action) -> String {
+    serde_json::to_value(a)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 {
         one
@@ -189,20 +197,44 @@ fn render_forecast(o: &Outcome, out: &mut String) {
         return;
     }
     for i in &o.forecast {
-        let nodes = i
-            .nodes
-            .map(|n| format!("{n} nodes"))
-            .unwrap_or_else(|| "nodes: unknown".into());
+        let name = match &i.target.namespace {
+            Some(ns) => format!("{ns}/{}", i.target.name),
+            None => i.target.name.clone(),
+        };
+        let shape = match (&i.rollout, i.nodes) {
+            (Some(r), _) => r.summary.clone(),
+            (None, Some(n)) => format!("{n} {}", plural(n as usize, "node", "nodes")),
+            (None, None) => "all nodes in the pool".to_string(),
+        };
+        let when = match (&i.when.at, i.when.state.as_str()) {
+            (Some(at), state) => format!("{state} {at}"),
+            (None, state) => state.to_string(),
+        };
+        let drain = if i.drain { ", drained" } else { "" };
         let _ = writeln!(
             out,
-            "  {} {}/{}: {:?} ({nodes}), {}",
-            i.target.kind, i.target.cluster, i.target.name, i.action, i.when.state
+            "  {} {}  [{}]  {}{drain} — {shape} — {when}",
+            i.target.kind,
+            name,
+            i.target.cluster,
+            action_name(i.action),
         );
         for c in &i.causes {
             let _ = writeln!(
                 out,
                 "      {}:{}:{}  {}",
                 c.file, c.line, c.column, c.summary
+            );
+        }
+        if i.when.state != "now" {
+            let _ = writeln!(out, "      when: {}", i.when.reason);
+        }
+        if let (true, Some(fp)) = (o.verbose, &i.fingerprint) {
+            let _ = writeln!(
+                out,
+                "      fingerprint: {} → {}",
+                fp.base.as_deref().unwrap_or("-"),
+                fp.head.as_deref().unwrap_or("-")
             );
         }
     }

@@ -435,3 +435,28 @@ fn nodecast_never_writes_to_the_repository() {
         "the repository (including .git) changed"
     );
 }
+
+#[test]
+fn a_single_file_can_be_checked() {
+    let (repo, _, _) = two_commits();
+    let r = nodecast(
+        repo.path(),
+        &["check", "clusters/np.yaml", "--format", "json"],
+    )
+    .json();
+    assert_eq!(r["summary"]["files"], 1);
+    assert_eq!(r["changes"][0]["file"], "clusters/np.yaml");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "clusters/np.yaml",
+            "--head",
+            "HEAD",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(r["summary"]["files"], 1);
+}

@@ -15,16 +15,33 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// The 0-based line holding byte `offset` (clamped), and the byte offset where it starts.
+    pub(crate) fn line_start(&self, offset: usize) -> (usize, usize) {
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        (line, self.starts.get(line).copied().unwrap_or(0))
+    }
+
     /// The position of byte `offset` (clamped to the text; a non-boundary offset counts the
     /// partial character as a column).
     pub fn pos(&self, src: &str, offset: usize) -> Pos {
         let offset = offset.min(src.len());
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts[line];
         let col = src
             .get(start..offset)
             .map(|s| s.chars().count())
-            .unwrap_or_else(|| src.as_bytes()[start..offset].iter().filter(|b| (**b & 0xC0) != 0x80).count());
+            .unwrap_or_else(|| {
+                src.as_bytes()[start..offset]
+                    .iter()
+                    .filter(|b| (**b & 0xC0) != 0x80)
+                    .count()
+            });
         Pos {
             offset,
             line: line as u32 + 1,

@@ -86,6 +86,9 @@ pub(crate) fn decode(outer: &str, scalar: &Node) -> Option<Decoded> {
             flow(&src, start + 1, end - 1, quote, text)
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
+            if !matches!(outer.as_bytes().get(start), Some(b'|' | b'>')) {
+                return None;
+            }
             block(&src, start, end, *style == ScalarStyle::Literal, text)
         }
     }
@@ -176,7 +179,14 @@ fn flow(src: &Src<'_>, start: usize, stop: usize, quote: Quote, expected: &str) 
         while p < stop && (src.is_blank(p) || src.is_break(p)) {
             if src.is_blank(p) {
                 if !leading_blanks {
-                    whitespace.push((if src.byte(p) == Some(b'\t') { '\t' } else { ' ' }, p));
+                    whitespace.push((
+                        if src.byte(p) == Some(b'\t') {
+                            '\t'
+                        } else {
+                            ' '
+                        },
+                        p,
+                    ));
                 }
                 p += 1;
             } else {
@@ -194,7 +204,9 @@ fn flow(src: &Src<'_>, start: usize, stop: usize, quote: Quote, expected: &str) 
         if leading_blanks {
             match leading_break.take() {
                 None => push_breaks(&mut sink, src, &mut trailing_breaks),
-                Some(lb) if trailing_breaks.is_empty() => sink.push(' ', lb, lb + src.break_len(lb)),
+                Some(lb) if trailing_breaks.is_empty() => {
+                    sink.push(' ', lb, lb + src.break_len(lb))
+                }
                 Some(_) => push_breaks(&mut sink, src, &mut trailing_breaks),
             }
         } else {
@@ -298,7 +310,13 @@ fn header(src: &Src<'_>, indicator: usize) -> Option<Header> {
 
 /// Literal and folded block scalars. `limit` is the end of the node's content: a first content
 /// line starting at or after it belongs to the next node (the scalar is empty).
-fn block(src: &Src<'_>, indicator: usize, limit: usize, literal: bool, expected: &str) -> Option<Decoded> {
+fn block(
+    src: &Src<'_>,
+    indicator: usize,
+    limit: usize,
+    literal: bool,
+    expected: &str,
+) -> Option<Decoded> {
     let h = header(src, indicator)?;
     if h.at_eof {
         return Sink::new(expected).finish(h.body);
@@ -316,17 +334,20 @@ fn block(src: &Src<'_>, indicator: usize, limit: usize, literal: bool, expected:
         .find_map(|indent| block_body(src, &h, Some(indent), limit, literal, expected))
 }
 
-/// Leading spaces of the first line (from `p`) that holds anything but spaces.
+/// The widest leading run of spaces among the lines from `p` up to the first one that holds
+/// anything but spaces (with an explicit indentation, spaces-only lines can be content too).
 fn first_line_spaces(src: &Src<'_>, mut p: usize) -> usize {
+    let mut widest = 0;
     loop {
         let ls = p;
         while src.byte(p) == Some(b' ') {
             p += 1;
         }
+        widest = widest.max(p - ls);
         if src.is_break(p) {
             p += src.break_len(p);
         } else {
-            return p - ls;
+            return widest;
         }
     }
 }
@@ -379,7 +400,9 @@ fn block_body(
         }
         return sink.finish(p);
     }
-    let content = p - ls == indent && p < limit;
+    // With auto-detected indentation the parent's indentation is unknown here, so a first
+    // "content" line at or past the node's end belongs to the next node instead.
+    let content = p - ls == indent && (explicit.is_some() || p < limit);
     let mut leading_break: Option<usize> = None;
     let mut leading_blank = false;
     if content {
@@ -443,7 +466,13 @@ fn block_body(
 }
 
 /// Skips up to `indent` spaces and the empty lines that follow, recording their line breaks.
-fn skip_indent(src: &Src<'_>, p: &mut usize, ls: &mut usize, indent: usize, breaks: &mut Vec<usize>) {
+fn skip_indent(
+    src: &Src<'_>,
+    p: &mut usize,
+    ls: &mut usize,
+    indent: usize,
+    breaks: &mut Vec<usize>,
+) {
     loop {
         while *p - *ls < indent && src.byte(*p) == Some(b' ') {
             *p += 1;

@@ -78,17 +78,14 @@ pub(crate) fn resolve_plain(s: &str) -> (Scalar, Option<Ambiguity>) {
 /// Numbers: go-yaml tries ParseInt(base 0), then ParseUint, then its float pattern, with `_` removed.
 fn resolve_number(s: &str) -> (Scalar, Option<Ambiguity>) {
     let plain: String = s.chars().filter(|&c| c != '_').collect();
-    match go_parse_int(&plain) {
-        Some(Parsed {
-            value,
-            legacy_octal,
-        }) => {
-            // `07` reads the same in both versions; only flag octal literals whose value differs.
-            let ambiguity = (legacy_octal && !(0..8).contains(&value.unsigned_abs()))
-                .then_some(Ambiguity::Octal);
-            return (Scalar::Int(value), ambiguity);
-        }
-        None => {}
+    if let Some(Parsed {
+        value,
+        legacy_octal,
+    }) = go_parse_int(&plain)
+    {
+        // `07` reads the same in both versions; only flag octal literals whose value differs.
+        let ambiguity = (legacy_octal && value.unsigned_abs() >= 8).then_some(Ambiguity::Octal);
+        return (Scalar::Int(value), ambiguity);
     }
     // Between i64::MAX and u64::MAX go-yaml yields a uint64; we only hold i64, so keep it as the
     // (approximate) number it is rather than pretending it is text.
@@ -349,7 +346,19 @@ mod tests {
         assert_eq!(plain(".inf").0, Scalar::Float(f64::INFINITY));
         assert_eq!(plain("-.Inf").0, Scalar::Float(f64::NEG_INFINITY));
         assert!(matches!(plain(".NaN").0, Scalar::Float(f) if f.is_nan()));
-        for s in ["1e400", ".", "._5", "1.2.3", "1e", "inf", "nan", "0x", "+", "-", "0xFFFFFFFFFFFFFFFFFF"] {
+        for s in [
+            "1e400",
+            ".",
+            "._5",
+            "1.2.3",
+            "1e",
+            "inf",
+            "nan",
+            "0x",
+            "+",
+            "-",
+            "0xFFFFFFFFFFFFFFFFFF",
+        ] {
             assert_eq!(plain(s).0, Scalar::Str, "{s}");
         }
     }
@@ -359,7 +368,9 @@ mod tests {
         for s in ["1:30", "190:20:30", "-1:30.5", "+1:0", "0:30.5", "12:00"] {
             assert_eq!(plain(s), (Scalar::Str, Some(Ambiguity::Sexagesimal)), "{s}");
         }
-        for s in ["0:30", "1:60", "1:", ":30", "1:30:", "1:30.5x", "a1:30", "1:300"] {
+        for s in [
+            "0:30", "1:60", "1:", ":30", "1:30:", "1:30.5x", "a1:30", "1:300",
+        ] {
             assert_eq!(plain(s), (Scalar::Str, None), "{s}");
         }
     }
@@ -367,7 +378,10 @@ mod tests {
     #[test]
     fn tags_and_styles() {
         let core = Some((CORE, "str"));
-        assert_eq!(resolve("123", ScalarStyle::Plain, core), (Scalar::Str, None));
+        assert_eq!(
+            resolve("123", ScalarStyle::Plain, core),
+            (Scalar::Str, None)
+        );
         assert_eq!(
             resolve("123", ScalarStyle::DoubleQuoted, None),
             (Scalar::Str, None)

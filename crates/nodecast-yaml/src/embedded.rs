@@ -134,19 +134,6 @@ impl Remap<'_> {
     }
 
     fn node(&self, root: &mut Node) {
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            n.span = self.span(n.span);
-            match &mut n.kind {
-                NodeKind::Scalar { .. } => {}
-                NodeKind::Seq(items) => stack.extend(items.iter_mut()),
-                NodeKind::Map(entries) => {
-                    for e in entries.iter_mut() {
-                        stack.push(&mut e.key);
-                        stack.push(&mut e.value);
-                    }
-                }
-            }
-        }
+        root.walk_mut(|n| n.span = self.span(n.span));
     }
 }

@@ -624,20 +624,7 @@ fn ambiguity_message(a: Ambiguity, text: &str, value: &Scalar) -> String {
 
 /// Sets `from_alias` on a node and all its descendants.
 fn mark_from_alias(node: &mut Node) {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        n.from_alias = true;
-        match &mut n.kind {
-            NodeKind::Scalar { .. } => {}
-            NodeKind::Seq(items) => stack.extend(items.iter_mut()),
-            NodeKind::Map(entries) => {
-                for e in entries.iter_mut() {
-                    stack.push(&mut e.key);
-                    stack.push(&mut e.value);
-                }
-            }
-        }
-    }
+    node.walk_mut(|n| n.from_alias = true);
 }
 
 /// A plain, untagged `<<` key.

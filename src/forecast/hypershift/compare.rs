@@ -1,0 +1,494 @@
+//! Compares the normalised inputs of two revisions of a NodePool and turns every difference into
+//! causes at the changed fields (domain doc 12: one cause per changed input).
+
+use std::collections::BTreeSet;
+
+use super::inputs::{ConfigDoc, Side, Trigger};
+use super::locate;
+use nodecast_yaml::Span;
+use DocSide as Side_;
+
+use crate::diagnostic::{Location, Side as DocSide};
+use crate::diff::FieldChange;
+use crate::forecast::{Cause, Input};
+use crate::inventory::{Inventory, ObjectId};
+
+/// A cause with the trigger that decides what it does to nodes.
+#[derive(Clone, Debug)]
+pub struct Triggered {
+    /// How it reaches nodes.
+    pub trigger: Trigger,
+    /// Where and what.
+    pub cause: Cause,
+    /// The cause's place as a diagnostic location (head, or base for removals).
+    pub location: Location,
+}
+
+/// A cause and its place.
+pub type Located = (Cause, Location);
+
+fn located(
+    id: &ObjectId,
+    field: &str,
+    file: &str,
+    side: DocSide,
+    span: Span,
+    summary: String,
+) -> Located {
+    (
+        Cause {
+            object: id.to_string(),
+            field: field.to_string(),
+            file: file.to_string(),
+            line: span.start.line,
+            column: span.start.col,
+            summary,
+        },
+        Location {
+            side,
+            path: file.to_string(),
+            span: Some(span),
+        },
+    )
+}
+
+/// NodePool fields that never roll nodes (domain doc 8).
+pub const NEVER: &[&str] = &[
+    "/spec/replicas",
+    "/spec/autoScaling",
+    "/spec/nodeLabels",
+    "/spec/taints",
+    "/spec/nodeDrainTimeout",
+    "/spec/nodeVolumeDetachTimeout",
+    "/spec/management/replace",
+    "/spec/management/inPlace",
+    "/spec/management/autoRepair",
+    "/spec/pausedUntil",
+    "/spec/changeManagement",
+    "/spec/platform/aws/resourceTags",
+    "/spec/platform/gcp/resourceLabels",
+    "/spec/platform/powervs/storageType",
+    "/spec/platform/powervs/imageDeletePolicy",
+    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-timeout",
+    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-node-startup-timeout",
+    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-max-unhealthy",
+    "/metadata/annotations/hypershift.openshift.io~1enable-spot",
+];
+
+/// NodePool fields the API server never lets change (CEL `self == oldSelf`).
+pub const IMMUTABLE: &[&str] = &[
+    "/spec/clusterName",
+    "/spec/management/upgradeType",
+    "/spec/arch",
+    "/spec/platform/type",
+    "/spec/platform/azure/subnetID",
+];
+
+/// NodePool spec fields the model reads as inputs (anything else under `/spec` is unknown).
+const MODELLED: &[&str] = &[
+    "/spec/release",
+    "/spec/osImageStream",
+    "/spec/platform",
+    "/spec/config",
+    "/spec/tuningConfig",
+];
+
+/// Whether a diff path is at, below, or (for added/removed parents) above a prefix.
+pub fn under(path: &str, prefix: &str) -> bool {
+    path == prefix
+        || path
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('['))
+        || prefix
+            .strip_prefix(path)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+fn below(path: &str, prefix: &str) -> bool {
+    path == prefix
+        || path
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('['))
+}
+
+fn field_name(path: &str) -> String {
+    let inner = path.rsplit(']').next().unwrap_or(path);
+    let segs: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
+    let name = match segs.as_slice() {
+        [.., parent, last] if last.parse::<usize>().is_ok() => format!("{parent}[{last}]"),
+        [.., last] => (*last).to_string(),
+        [] => "document".to_string(),
+    };
+    name.replace("~1", "/").replace("~0", "~")
+}
+
+/// "replicas 3 -> 4", "nodeLabels added: {1 field}", "taints removed (was [1 items])".
+pub fn field_summary(f: &FieldChange) -> String {
+    let name = field_name(&f.path);
+    match (&f.before, &f.after) {
+        (Some(b), Some(a)) if f.text_diff.is_some() => format!("{name} changed ({b} -> {a})")
+            .chars()
+            .take(160)
+            .collect(),
+        (Some(b), Some(a)) => format!("{name} {b} -> {a}"),
+        (None, Some(a)) => format!("{name} added: {a}"),
+        (Some(b), None) => format!("{name} removed (was {b})"),
+        (None, None) => format!("{name} changed"),
+    }
+}
+
+/// A cause at a changed field: in head, or in base when the field was removed.
+pub fn at_field(
+    input: &Input<'_>,
+    id: &ObjectId,
+    f: &FieldChange,
+    summary: String,
+) -> Option<Located> {
+    let removed = f.after.is_none() && f.before.is_some();
+    let (obj, side) = match (removed, input.head.get(id)) {
+        (false, Some(o)) => (o, Side_::Head),
+        _ => (input.base.get(id)?, Side_::Base),
+    };
+    let span = locate::field_span(obj, &f.path);
+    let summary = if removed && !summary.contains("removed") {
+        format!("{summary} (removed; see base)")
+    } else {
+        summary
+    };
+    Some(located(id, &f.path, &obj.path, side, span, summary))
+}
+
+/// A cause at a field of an object that the diff does not list (derived inputs).
+fn at_prefix(input: &Input<'_>, id: &ObjectId, prefix: &str, summary: String) -> Option<Located> {
+    let (obj, side) = match input.head.get(id) {
+        Some(o) => (o, Side_::Head),
+        None => (input.base.get(id)?, Side_::Base),
+    };
+    let span = locate::field_span(obj, prefix);
+    Some(located(id, prefix, &obj.path, side, span, summary))
+}
+
+fn fields<'i>(input: &Input<'i>, id: &ObjectId) -> &'i [FieldChange] {
+    input
+        .diff
+        .change_of(id)
+        .map(|c| c.fields.as_slice())
+        .unwrap_or_default()
+}
+
+/// Every cause that makes the two revisions differ for the controller.
+pub fn causes(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>) -> Vec<Triggered> {
+    let mut out = Vec::new();
+    components(input, b, h, &mut out);
+    documents(input, b, h, &mut out);
+    references(b, h, input, &mut out);
+    nodepool_fields(input, b, h, &mut out);
+    let mut seen = BTreeSet::new();
+    out.retain(|t| seen.insert((t.cause.object.clone(), t.cause.field.clone())));
+    out.sort_by(|x, y| {
+        (&x.cause.file, x.cause.line, x.cause.column, &x.cause.field).cmp(&(
+            &y.cause.file,
+            y.cause.line,
+            y.cause.column,
+            &y.cause.field,
+        ))
+    });
+    out
+}
+
+fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Triggered>) {
+    let keys: BTreeSet<&&str> = b.components.keys().chain(h.components.keys()).collect();
+    for key in keys {
+        let (bc, hc) = (b.components.get(*key), h.components.get(*key));
+        let Some(c) = hc.or(bc) else { continue };
+        if bc.map(|x| &x.value) == hc.map(|x| &x.value) {
+            continue;
+        }
+        let mut found = Vec::new();
+        for o in &c.origins {
+            for f in fields(input, &o.object) {
+                if o.prefixes.iter().any(|p| under(&f.path, p))
+                    && !c.excludes.iter().any(|e| below(&f.path, e))
+                {
+                    let summary = if *key == "release" {
+                        format!(
+                            "release {} -> {}",
+                            b.release.describe(),
+                            h.release.describe()
+                        )
+                    } else {
+                        format!("{}: {}", c.label, field_summary(f))
+                    };
+                    if let Some(cause) = at_field(input, &o.object, f, summary) {
+                        found.push(cause);
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            // A derived input (a Secret's content, a stream default that moved with the release):
+            // point at its first source field.
+            if let Some(o) = c.origins.first() {
+                let summary = format!("{} changed", c.label);
+                found.extend(at_prefix(input, &o.object, &o.prefixes[0], summary));
+            }
+        }
+        out.extend(found.into_iter().map(|(cause, location)| Triggered {
+            trigger: c.trigger,
+            cause,
+            location,
+        }));
+    }
+}
+
+fn doc_summary(input: &Input<'_>, d: &ConfigDoc, f: &FieldChange) -> String {
+    let sub = f
+        .path
+        .split_once(']')
+        .map(|(_, rest)| rest)
+        .unwrap_or_default();
+    let segs: Vec<&str> = sub.split('/').collect();
+    let named = |inv: &Inventory, list: &[&str], key: &str| -> Option<String> {
+        let cm = inv.get(&d.cm)?;
+        let doc = locate::embedded_doc(cm.parsed(), d.key, &d.label)?;
+        let i: usize = segs.get(list.len() + 1)?.parse().ok()?;
+        let mut n = doc.doc.root.path(list)?.as_seq()?.get(i)?;
+        n = n.get(key)?;
+        n.as_str().map(str::to_string)
+    };
+    let files = ["spec", "config", "storage", "files"];
+    let units = ["spec", "config", "systemd", "units"];
+    let pick = |list: &[&str], key: &str| {
+        named(input.head, list, key).or_else(|| named(input.base, list, key))
+    };
+    if segs.len() > files.len() + 1 && segs[1..=files.len()] == files {
+        if let Some(p) = pick(&files, "path") {
+            return format!("file {p} changed");
+        }
+    }
+    if segs.len() > units.len() + 1 && segs[1..=units.len()] == units {
+        if let Some(u) = pick(&units, "name") {
+            return format!("unit {u} changed");
+        }
+    }
+    if sub.is_empty() {
+        return match (&f.before, &f.after) {
+            (None, Some(_)) => format!("{} added", d.label),
+            (Some(_), None) => format!("{} removed", d.label),
+            _ => format!("{} changed", d.label),
+        };
+    }
+    format!("{}: {}", d.label, field_summary(f))
+}
+
+fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Triggered>) {
+    let mut base_left: Vec<&ConfigDoc> = b.docs.iter().collect();
+    let mut head_left: Vec<&ConfigDoc> = Vec::new();
+    for d in &h.docs {
+        match base_left.iter().position(|x| x.value == d.value) {
+            Some(i) => {
+                base_left.remove(i);
+            }
+            None => head_left.push(d),
+        }
+    }
+    let same = |x: &ConfigDoc, y: &ConfigDoc| x.cm == y.cm && x.key == y.key && x.label == y.label;
+    for d in &head_left {
+        let prefix = format!("/data/{}[{}]", d.key, d.label);
+        let overwritten: Vec<String> = d
+            .overwritten
+            .iter()
+            .map(|o| format!("{prefix}{o}"))
+            .collect();
+        let mut found: Vec<Located> = fields(input, &d.cm)
+            .iter()
+            .filter(|f| below(&f.path, &prefix) && !overwritten.iter().any(|o| below(&f.path, o)))
+            .filter_map(|f| at_field(input, &d.cm, f, doc_summary(input, d, f)))
+            .collect();
+        if found.is_empty() {
+            let modified = base_left.iter().any(|x| same(x, d));
+            let summary = if modified {
+                format!("{} changed", d.label)
+            } else {
+                format!("{} added to the NodePool's {}", d.label, d.key)
+            };
+            found.push(located(
+                &d.cm,
+                &prefix,
+                &d.path,
+                Side_::Head,
+                d.span,
+                summary,
+            ));
+        }
+        let trigger = Trigger::Hash;
+        out.extend(found.into_iter().map(|(mut cause, location)| {
+            if d.possible {
+                cause.summary = format!(
+                    "{} (rollout possible: Tuned without boot-time settings)",
+                    cause.summary
+                );
+            }
+            Triggered {
+                trigger,
+                cause,
+                location,
+            }
+        }));
+    }
+    for d in base_left {
+        if head_left.iter().any(|x| same(x, d)) {
+            continue;
+        }
+        let (cause, location) = located(
+            &d.cm,
+            &format!("/data/{}[{}]", d.key, d.label),
+            &d.path,
+            Side_::Base,
+            d.span,
+            format!(
+                "{} removed from the NodePool's {} (see base)",
+                d.label, d.key
+            ),
+        );
+        out.push(Triggered {
+            trigger: Trigger::Hash,
+            cause,
+            location,
+        });
+    }
+    for inv in &h.invalid {
+        if b.invalid
+            .iter()
+            .any(|x| x.cm == inv.cm && x.message == inv.message)
+        {
+            continue;
+        }
+        let (cause, location) = located(
+            &inv.cm,
+            "/data",
+            &inv.path,
+            Side_::Head,
+            inv.span,
+            inv.message.clone(),
+        );
+        out.push(Triggered {
+            trigger: Trigger::Hash,
+            cause,
+            location,
+        });
+    }
+}
+
+fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mut Vec<Triggered>) {
+    for r in h.refs.iter().filter(|r| !r.resolved) {
+        let before = b.refs.iter().find(|x| x.key == r.key && x.name == r.name);
+        let np = h.np;
+        let cm_id = ObjectId {
+            group: String::new(),
+            kind: "ConfigMap".into(),
+            namespace: np.id.namespace.clone(),
+            name: r.name.clone(),
+        };
+        match before {
+            Some(x) if x.resolved => {
+                if let Some(cm) = input.base.get(&cm_id) {
+                    let summary = format!(
+                        "ConfigMap {} deleted while spec.{} still references it (see base)",
+                        r.name,
+                        if r.key == "config" {
+                            "config"
+                        } else {
+                            "tuningConfig"
+                        }
+                    );
+                    let (cause, location) =
+                        located(&cm_id, "", &cm.path, Side_::Base, cm.root().span, summary);
+                    out.push(Triggered {
+                        trigger: Trigger::Hash,
+                        cause,
+                        location,
+                    });
+                }
+            }
+            Some(_) => {}
+            None => {
+                let field = format!(
+                    "/spec/{}",
+                    if r.key == "config" {
+                        "config"
+                    } else {
+                        "tuningConfig"
+                    }
+                );
+                let summary = format!(
+                    "new reference to ConfigMap {}, which is not in the repository: content unknown, rollout assumed",
+                    r.name
+                );
+                let (cause, location) =
+                    located(&np.id, &field, &np.path, Side_::Head, r.span, summary);
+                out.push(Triggered {
+                    trigger: Trigger::Unknown,
+                    cause,
+                    location,
+                });
+            }
+        }
+    }
+}
+
+/// Fields of the NodePool itself that are not inputs: never-rolling ones, immutable ones,
+/// unknown ones, and modelled ones whose change normalises away.
+fn nodepool_fields(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Triggered>) {
+    let id = &h.np.id;
+    let equal_components: Vec<(&str, &super::inputs::Component)> = h
+        .components
+        .iter()
+        .filter(|(k, c)| {
+            b.components.get(*k).map(|x| &x.value) == Some(&c.value)
+                && c.origins.first().is_some_and(|o| &o.object == id)
+        })
+        .map(|(k, c)| (*k, c))
+        .collect();
+    for f in fields(input, id) {
+        let p = f.path.as_str();
+        let (trigger, summary) = if NEVER.iter().any(|n| below(p, n)) {
+            (Trigger::Never, format!("{} (no rollout)", field_summary(f)))
+        } else if IMMUTABLE.iter().any(|n| below(p, n)) {
+            (
+                Trigger::Never,
+                format!(
+                    "{} (immutable: rejected by the API server)",
+                    field_summary(f)
+                ),
+            )
+        } else if let Some((key, _)) = equal_components.iter().find(|(_, c)| {
+            c.origins[0].prefixes.iter().any(|x| under(p, x))
+                && !c.excludes.iter().any(|e| below(p, e))
+        }) {
+            let why = match *key {
+                "release" => format!("same release version {}", h.release.describe()),
+                "osImageStream" => "the stream equals the release's default".to_string(),
+                _ => "same after the controller's normalisation".to_string(),
+            };
+            (
+                Trigger::Never,
+                format!("{} ({why}: no rollout)", field_summary(f)),
+            )
+        } else if p.starts_with("/spec/") && !MODELLED.iter().any(|m| below(p, m)) {
+            (
+                Trigger::Unknown,
+                format!("{} (field not modelled: rollout assumed)", field_summary(f)),
+            )
+        } else {
+            continue;
+        };
+        if let Some((cause, location)) = at_field(input, id, f, summary) {
+            out.push(Triggered {
+                trigger,
+                cause,
+                location,
+            });
+        }
+    }
+}

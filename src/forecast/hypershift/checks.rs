@@ -263,7 +263,7 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
             Diagnostic::new(
                 &h109::RULE,
                 format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
-                head_at(h, &["spec", "management", "replace"]),
+                Location::head(&h.np.path, locate::key_span(root, "/spec/management/replace")),
             )
             .label("invalid Replace strategy")
             .help("set management.replace.rollingUpdate (maxSurge and maxUnavailable, not both 0), or strategy: OnDelete")

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::inputs::{ConfigDoc, Side, Trigger};
+use super::inputs::{Component, ConfigDoc, Side, Trigger};
 use super::locate;
 use nodecast_yaml::Span;
 use DocSide as Side_;
@@ -201,7 +201,11 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
     for key in keys {
         let (bc, hc) = (b.components.get(*key), h.components.get(*key));
         let Some(c) = hc.or(bc) else { continue };
-        if bc.map(|x| &x.value) == hc.map(|x| &x.value) {
+        // An input present on one side only (the TLS profile below 4.23) counts as empty there.
+        fn value(x: Option<&Component>) -> &str {
+            x.map(|x| x.value.as_str()).unwrap_or("")
+        }
+        if value(bc) == value(hc) {
             continue;
         }
         let mut found = Vec::new();
@@ -211,11 +215,7 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
                     && !c.excludes.iter().any(|e| below(&f.path, e))
                 {
                     let summary = if *key == "release" {
-                        format!(
-                            "release {} -> {}",
-                            b.release.describe(),
-                            h.release.describe()
-                        )
+                        release_summary(b, h)
                     } else {
                         format!("{}: {}", c.label, field_summary(f))
                     };
@@ -239,6 +239,24 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
             location,
         }));
     }
+}
+
+/// "release 4.18.5 -> 4.18.9", with the RHEL 10 note of a 4.x -> 5.x move without a pinned stream.
+fn release_summary(b: &Side<'_>, h: &Side<'_>) -> String {
+    let mut s = format!(
+        "release {} -> {}",
+        b.release.describe(),
+        h.release.describe()
+    );
+    let major = |s: &Side<'_>| s.release.version().map(|v| v.major);
+    let pinned =
+        h.np.root()
+            .path(&["spec", "osImageStream", "name"])
+            .is_some();
+    if major(b).is_some_and(|m| m < 5) && major(h).is_some_and(|m| m >= 5) && !pinned {
+        s.push_str("; without osImageStream the nodes may move to RHEL 10");
+    }
+    s
 }
 
 fn doc_summary(input: &Input<'_>, d: &ConfigDoc, f: &FieldChange) -> String {

@@ -699,3 +699,26 @@ fn demo_forecasts_its_nodepools_as_the_readme_says() {
         vec!["Y003 warning hosted/clusters/hostedcluster.yaml:9:33"]
     );
 }
+
+/// Uncertain item 1: with an HTTPS proxy the control-plane operator image is in the generated
+/// HAProxy configuration, so an HC release change rolls every NodePool.
+#[test]
+fn hc_release_with_https_proxy() {
+    case("hc-release-with-https-proxy");
+}
+
+/// Uncertain item 6: an SSH-key change waits while the HostedCluster is paused (its control-plane
+/// operator renders that input); no H113, since nothing rolls now.
+#[test]
+fn hc_paused_ssh_key() {
+    let r = case("hc-paused-ssh-key");
+    assert!(r["forecast"][0]["when"]["reason"]
+        .as_str()
+        .is_some_and(|s| s.contains("HostedCluster is paused")));
+}
+
+/// Tuning is ignored when the HostedCluster disables the NodeTuning capability.
+#[test]
+fn tuning_capability_disabled() {
+    case("tuning-capability-disabled");
+}

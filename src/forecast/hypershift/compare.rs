@@ -22,6 +22,10 @@ pub struct Triggered {
     pub cause: Cause,
     /// The cause's place as a diagnostic location (head, or base for removals).
     pub location: Location,
+    /// Only a possible rollout (a Tuned without boot-time settings, uncertain item 4).
+    pub possible: bool,
+    /// A NodePool field the model does not know (the rollout is assumed).
+    pub unmodelled: bool,
 }
 
 /// A cause and its place.
@@ -237,6 +241,8 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
             trigger: c.trigger,
             cause,
             location,
+            possible: false,
+            unmodelled: false,
         }));
     }
 }
@@ -351,6 +357,8 @@ fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigge
                 trigger,
                 cause,
                 location,
+                possible: d.possible,
+                unmodelled: false,
             }
         }));
     }
@@ -373,6 +381,8 @@ fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigge
             trigger: Trigger::Hash,
             cause,
             location,
+            possible: false,
+            unmodelled: false,
         });
     }
     for inv in &h.invalid {
@@ -394,6 +404,8 @@ fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigge
             trigger: Trigger::Hash,
             cause,
             location,
+            possible: false,
+            unmodelled: false,
         });
     }
 }
@@ -426,6 +438,8 @@ fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mut Vec<Trigg
                         trigger: Trigger::Hash,
                         cause,
                         location,
+                        possible: false,
+                        unmodelled: false,
                     });
                 }
             }
@@ -449,6 +463,8 @@ fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mut Vec<Trigg
                     trigger: Trigger::Unknown,
                     cause,
                     location,
+                    possible: false,
+                    unmodelled: false,
                 });
             }
         }
@@ -506,6 +522,8 @@ fn nodepool_fields(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<
                 trigger,
                 cause,
                 location,
+                possible: false,
+                unmodelled: trigger == Trigger::Unknown,
             });
         }
     }

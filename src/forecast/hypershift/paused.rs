@@ -1,6 +1,11 @@
 //! `spec.pausedUntil` as `support/util/pausereconcile.go` reads it (domain doc 11).
 
 use jiff::Timestamp;
+use nodecast_yaml::Node;
+
+use super::compare::Triggered;
+use super::inputs::{Side, Trigger};
+use crate::forecast::{Action, Input, When};
 
 /// What a `pausedUntil` value means at a given time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +81,74 @@ pub fn read(value: Option<&str>, now: Timestamp) -> Pause {
         Ok(_) => Pause::Active,
         Err(_) => Pause::Invalid { admitted: true },
     }
+}
+
+/// When a NodePool's rollout may start: its own pause, else a HostedCluster pause for inputs its
+/// control-plane operator produces (uncertain item 6), else now.
+pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Action) -> When {
+    let now = input.options.now;
+    let np_pause = read(
+        h.np.root()
+            .path(&["spec", "pausedUntil"])
+            .and_then(Node::key_text),
+        now,
+    );
+    match np_pause {
+        Pause::Indefinite => {
+            return When {
+                state: "paused".into(),
+                at: None,
+                reason: "NodePool spec.pausedUntil is true: nothing rolls until the field is removed or set to false".into(),
+            }
+        }
+        Pause::Until(at) => {
+            return When {
+                state: "paused".into(),
+                at: Some(at.to_string()),
+                reason: format!("NodePool spec.pausedUntil: changes accumulate and roll together after {at}"),
+            }
+        }
+        Pause::Active | Pause::Invalid { .. } => {}
+    }
+    let disruptive: Vec<&Triggered> = triggered
+        .iter()
+        .filter(|t| t.trigger != Trigger::Never)
+        .collect();
+    let via_cpo = !disruptive.is_empty()
+        && disruptive
+            .iter()
+            .all(|t| t.trigger == Trigger::HashViaControlPlane);
+    if via_cpo && matches!(action, Action::Replace | Action::InPlace) {
+        let hc_pause =
+            h.hc.map(|hc| {
+                read(
+                    hc.root()
+                        .path(&["spec", "pausedUntil"])
+                        .and_then(Node::key_text),
+                    now,
+                )
+            })
+            .unwrap_or(Pause::Active);
+        let reason = "the HostedCluster is paused and these inputs (SSH key, image content sources) are produced by its control-plane operator".to_string();
+        match hc_pause {
+            Pause::Indefinite => {
+                return When {
+                    state: "paused".into(),
+                    at: None,
+                    reason,
+                }
+            }
+            Pause::Until(at) => {
+                return When {
+                    state: "paused".into(),
+                    at: Some(at.to_string()),
+                    reason,
+                }
+            }
+            _ => {}
+        }
+    }
+    When::now()
 }
 
 #[cfg(test)]

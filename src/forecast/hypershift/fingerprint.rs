@@ -36,5 +36,16 @@ pub fn of(side: &Side<'_>) -> String {
         h.update(r.as_bytes());
         h.update([0]);
     }
+    let mut invalid: Vec<String> = side
+        .invalid
+        .iter()
+        .map(|d| format!("{}:{}", d.cm, d.message))
+        .collect();
+    invalid.sort_unstable();
+    for d in invalid {
+        h.update(b"invalid\0");
+        h.update(d.as_bytes());
+        h.update([0]);
+    }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -166,11 +166,15 @@ pub fn impact(
         causes,
         when,
         rollout: rollout.or_else(|| {
-            (action == Action::None).then(|| Rollout {
+            let what = match action {
+                Action::Blocked => "nothing rolls until the refusal is fixed",
+                _ => "none disrupted",
+            };
+            Some(Rollout {
                 max_surge: None,
                 max_unavailable: None,
                 waves: None,
-                summary: format!("{}, none disrupted", shape::count_only(size)),
+                summary: format!("{}, {what}", shape::count_only(size)),
             })
         }),
         fingerprint: Some(Fingerprint {

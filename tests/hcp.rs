@@ -722,3 +722,50 @@ fn hc_paused_ssh_key() {
 fn tuning_capability_disabled() {
     case("tuning-capability-disabled");
 }
+
+/// Azure: every `spec.platform.azure` field is in the machine template → Replace rolls.
+#[test]
+fn azure_vm_size() {
+    case("azure-vm-size");
+}
+
+/// KubeVirt: compute resources are in the template → Replace rolls.
+#[test]
+fn kubevirt_memory() {
+    case("kubevirt-memory");
+}
+
+/// Agent: `agentLabelSelector` is the template → Replace rolls.
+#[test]
+fn agent_label_selector() {
+    case("agent-label-selector");
+}
+
+/// PowerVS: `storageType` goes to the image object, not the template → none.
+#[test]
+fn powervs_storage_type() {
+    case("powervs-storage-type");
+}
+
+/// OpenStack: `availabilityZone` is the MachineDeployment failure domain → Replace rolls
+/// (uncertain item 8).
+#[test]
+fn openstack_availability_zone() {
+    case("openstack-availability-zone");
+}
+
+/// GCP: `resourceLabels` are excluded from the template → none.
+#[test]
+fn gcp_resource_labels() {
+    case("gcp-resource-labels");
+}
+
+/// HostedCluster annotation `aws-machine-public-ips` feeds every AWS NodePool's template.
+#[test]
+fn aws_hc_public_ips() {
+    let r = case("aws-hc-public-ips");
+    assert_eq!(
+        summaries(&r),
+        vec!["machine template (HostedCluster settings): hypershift.openshift.io/aws-machine-public-ips set"]
+    );
+}

@@ -218,14 +218,31 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
                 if o.prefixes.iter().any(|p| under(&f.path, p))
                     && !c.excludes.iter().any(|e| below(&f.path, e))
                 {
-                    let summary = if *key == "release" {
-                        release_summary(b, h)
-                    } else {
-                        format!("{}: {}", c.label, field_summary(f))
+                    // A whole parent was added (`/spec/configuration`): point at the input's own
+                    // key inside it when head has it.
+                    let inner = o.prefixes.iter().find(|p| {
+                        p.strip_prefix(f.path.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                            && input
+                                .head
+                                .get(&o.object)
+                                .is_some_and(|obj| super::template::at(obj.root(), p).is_some())
+                    });
+                    let cause = match inner {
+                        Some(p) if f.before.is_none() => {
+                            let summary = format!("{}: {} set", c.label, field_name(p));
+                            at_prefix(input, &o.object, p, summary)
+                        }
+                        _ => {
+                            let summary = if *key == "release" {
+                                release_summary(b, h)
+                            } else {
+                                format!("{}: {}", c.label, field_summary(f))
+                            };
+                            at_field(input, &o.object, f, summary)
+                        }
                     };
-                    if let Some(cause) = at_field(input, &o.object, f, summary) {
-                        found.push(cause);
-                    }
+                    found.extend(cause);
                 }
             }
         }

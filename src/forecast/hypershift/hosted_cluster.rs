@@ -2,7 +2,7 @@
 //! configuration (uncertain item 1), and pauses that do not pause NodePools (domain doc 11).
 
 use super::paused::{self, Pause};
-use super::{compare, inputs, locate, GROUP};
+use super::{inputs, locate, template, GROUP};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::forecast::{Action, Forecast, Input};
 use crate::inventory::{Object, ReferenceKind};
@@ -24,13 +24,23 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
         let Some(hc) = input.head.get(&change.id) else {
             continue;
         };
+        let Some(base) = input.base.get(&change.id) else {
+            continue;
+        };
         let cpo = "/metadata/annotations/hypershift.openshift.io~1control-plane-operator-image";
-        let release_field = change.fields.iter().find(|f| {
-            ["/spec/release", "/spec/controlPlaneRelease", cpo]
-                .iter()
-                .any(|p| compare::under(&f.path, p))
+        let release_field = [
+            "/spec/release/image",
+            "/spec/controlPlaneRelease/image",
+            cpo,
+        ]
+        .into_iter()
+        .find(|p| {
+            let value = |o: &Object| {
+                template::at(o.root(), p).and_then(|n| n.key_text().map(str::to_string))
+            };
+            value(base) != value(hc)
         });
-        if let (Some(f), false) = (release_field, inputs::has_https_proxy(hc.root())) {
+        if let (Some(field), false) = (release_field, inputs::has_https_proxy(hc.root())) {
             let pools = nodepools_of(input, hc);
             if !pools.is_empty() {
                 diags.push(
@@ -41,7 +51,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                             hc.id.name,
                             pools.len()
                         ),
-                        Location::head(&hc.path, locate::field_span(hc, &f.path)),
+                        Location::head(&hc.path, locate::field_span(hc, field)),
                     )
                     .label("control-plane release")
                     .help("upgrade during a maintenance window, or pause the NodePools (spec.pausedUntil) until the control plane has settled")

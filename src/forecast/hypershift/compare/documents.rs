@@ -49,6 +49,7 @@ fn doc_summary(input: &Input<'_>, d: &ConfigDoc, f: &FieldChange) -> String {
     format!("{}: {}", d.label, field_summary(f))
 }
 
+/// Causes from the difference of the two multisets of normalised documents, and refused ones.
 pub(super) fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Triggered>) {
     let mut base_left: Vec<&ConfigDoc> = b.docs.iter().collect();
     let mut head_left: Vec<&ConfigDoc> = Vec::new();
@@ -154,6 +155,7 @@ pub(super) fn documents(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut
     }
 }
 
+/// Causes from ConfigMap references that do not resolve in head (deleted, or new and external).
 pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mut Vec<Triggered>) {
     for r in h.refs.iter().filter(|r| !r.resolved) {
         let before = b.refs.iter().find(|x| x.key == r.key && x.name == r.name);

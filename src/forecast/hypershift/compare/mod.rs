@@ -32,6 +32,7 @@ pub struct Triggered {
 /// A cause and its place.
 pub type Located = (Cause, Location);
 
+/// Builds a cause and its diagnostic location from one place.
 pub(super) fn located(
     id: &ObjectId,
     field: &str,
@@ -109,6 +110,7 @@ pub fn under(path: &str, prefix: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// Whether a diff path is at or below a prefix (not above it).
 pub(super) fn below(path: &str, prefix: &str) -> bool {
     path == prefix
         || path
@@ -116,6 +118,7 @@ pub(super) fn below(path: &str, prefix: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('['))
 }
 
+/// The readable name of a path's last field (`taints[0]`, `replicas`).
 pub(super) fn field_name(path: &str) -> String {
     let inner = path.rsplit(']').next().unwrap_or(path);
     let segs: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
@@ -173,6 +176,7 @@ fn at_prefix(input: &Input<'_>, id: &ObjectId, prefix: &str, summary: String) ->
     Some(located(id, prefix, &obj.path, side, span, summary))
 }
 
+/// The changed fields of an object (none when it did not change).
 pub(super) fn fields<'i>(input: &Input<'i>, id: &ObjectId) -> &'i [FieldChange] {
     input
         .diff
@@ -250,9 +254,13 @@ fn components(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<Trigg
         if found.is_empty() {
             // A derived input (a Secret's content, a stream default that moved with the release):
             // point at its first source field.
-            if let Some(o) = c.origins.first() {
+            if let Some((o, prefix)) = c
+                .origins
+                .first()
+                .and_then(|o| o.prefixes.first().map(|p| (o, p)))
+            {
                 let summary = format!("{} changed", c.label);
-                found.extend(at_prefix(input, &o.object, &o.prefixes[0], summary));
+                found.extend(at_prefix(input, &o.object, prefix, summary));
             }
         }
         out.extend(found.into_iter().map(|(cause, location)| Triggered {
@@ -309,7 +317,9 @@ fn nodepool_fields(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<
                 ),
             )
         } else if let Some((key, _)) = equal_components.iter().find(|(_, c)| {
-            c.origins[0].prefixes.iter().any(|x| under(p, x))
+            c.origins
+                .first()
+                .is_some_and(|o| o.prefixes.iter().any(|x| under(p, x)))
                 && !c.excludes.iter().any(|e| below(p, e))
         }) {
             let why = match *key {

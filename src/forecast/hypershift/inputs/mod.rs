@@ -3,6 +3,7 @@
 
 mod components;
 mod documents;
+/// The controller's normalisation of inputs.
 pub mod normalise;
 
 pub use components::has_https_proxy;
@@ -146,10 +147,12 @@ pub struct Side<'a> {
     pub uses_runc: bool,
 }
 
+/// A string value at a path of mapping keys.
 pub(super) fn str_at<'n>(root: &'n Node, path: &[&str]) -> Option<&'n str> {
     root.path(path).and_then(Node::as_str)
 }
 
+/// An origin at some fields of an object.
 pub(super) fn origin(obj: &Object, prefixes: &[&str]) -> Origin {
     Origin {
         object: obj.id.clone(),

@@ -4,6 +4,23 @@
 //! Adding a rule: write `src/rules/<code>_<name>.rs` with a `pub static RULE: Rule`, list it in
 //! [`ALL`], write `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
 
+pub(crate) mod h101_config_document_invalid;
+pub(crate) mod h102_config_reference_unresolved;
+pub(crate) mod h103_config_change_no_rollout;
+pub(crate) mod h104_config_unreferenced;
+pub(crate) mod h105_release_version_unreadable;
+pub(crate) mod h106_release_version_rejected;
+pub(crate) mod h107_release_version_skew;
+pub(crate) mod h108_os_image_stream_invalid;
+pub(crate) mod h109_replace_strategy_invalid;
+pub(crate) mod h110_nodepool_immutable_field;
+pub(crate) mod h111_in_place_template_change;
+pub(crate) mod h112_paused_until_invalid;
+pub(crate) mod h113_hostedcluster_pause_ignored;
+pub(crate) mod h114_generated_config_may_roll;
+pub(crate) mod h115_nodepool_field_not_modelled;
+pub(crate) mod h116_tuning_rollout_possible;
+pub(crate) mod h117_nodepool_deleted;
 mod i001_invalid_ignition_data_url;
 mod k001_incomplete_object;
 mod k002_invalid_type_meta;
@@ -52,6 +69,23 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static ALL: &[&Rule] = &[
+    &h101_config_document_invalid::RULE,
+    &h102_config_reference_unresolved::RULE,
+    &h103_config_change_no_rollout::RULE,
+    &h104_config_unreferenced::RULE,
+    &h105_release_version_unreadable::RULE,
+    &h106_release_version_rejected::RULE,
+    &h107_release_version_skew::RULE,
+    &h108_os_image_stream_invalid::RULE,
+    &h109_replace_strategy_invalid::RULE,
+    &h110_nodepool_immutable_field::RULE,
+    &h111_in_place_template_change::RULE,
+    &h112_paused_until_invalid::RULE,
+    &h113_hostedcluster_pause_ignored::RULE,
+    &h114_generated_config_may_roll::RULE,
+    &h115_nodepool_field_not_modelled::RULE,
+    &h116_tuning_rollout_possible::RULE,
+    &h117_nodepool_deleted::RULE,
     &i001_invalid_ignition_data_url::RULE,
     &k001_incomplete_object::RULE,
     &k002_invalid_type_meta::RULE,

@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(one("FREQ=WEEKLY;BYDAY=SA;"), ("W102", E, ";".into()));
         assert_eq!(one("FREQ=WEEKLY;;BYDAY=SA"), ("W102", E, ";".into()));
         assert_eq!(one("FREQ=DAILY;BYDAY"), ("W102", E, "BYDAY".into()));
-        assert_eq!(one("FREQ=WEEKLY;BYDYA=SA"), ("W102", E, "BYDYA".into()));
+        assert_eq!(one("FREQ=DAILY;BYDYA=SA"), ("W102", E, "BYDYA".into()));
         assert_eq!(one("FREQ=WEEKLY;BYDAY=SA;BYDAY=SU"), ("W102", E, "BYDAY=SU".into()));
         assert_eq!(one("BYDAY=SA"), ("W102", E, "BYDAY=SA".into()));
         assert_eq!(

@@ -42,7 +42,14 @@ pub fn run(model: &Model, inv: &Inventory, now: i64, settings: Settings, out: &m
         let obj = &inv.objects[p.index];
         let src = Src::of(obj);
         let root = obj.root();
-        let at = root.path(&["spec", "maintenanceSchedule"]).and_then(|m| m.get("permit").filter(|n| !n.is_null()).or(Some(m))).unwrap_or(root);
+        let ms = root.path(&["spec", "maintenanceSchedule"]);
+        let permit = ms.and_then(|m| m.get("permit")).filter(|n| !n.is_null());
+        let at = permit
+            .and_then(|p| p.get("recurrence"))
+            .filter(|n| !n.is_null())
+            .or(permit)
+            .or(ms)
+            .unwrap_or(root);
         if p.strategy == Some(Strategy::MaintenanceSchedule) && p.readable {
             if let Some(s) = &p.schedule {
                 opens(&src, at, s, now, settings, out);

@@ -196,7 +196,11 @@ fn run_schedule(args: ScheduleArgs) -> Result<ExitCode, Fatal> {
         min_permitted_hours: args.min_permitted_hours,
     })?;
     print(&text)?;
-    Ok(if errors { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if errors {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {

@@ -67,21 +67,33 @@ fn random_rule(rng: &mut Rng) -> String {
                 parts.push(format!("BYDAY={}", plain_days(rng)));
             }
             if rng.chance(25) {
-                parts.push(format!("BYMONTH={}", list(rng, 3, |r| r.range(1, 12).to_string())));
+                parts.push(format!(
+                    "BYMONTH={}",
+                    list(rng, 3, |r| r.range(1, 12).to_string())
+                ));
             }
             if rng.chance(20) {
-                parts.push(format!("BYMONTHDAY={}", list(rng, 3, |r| signed(r, 28).to_string())));
+                parts.push(format!(
+                    "BYMONTHDAY={}",
+                    list(rng, 3, |r| signed(r, 28).to_string())
+                ));
             }
         }
         "WEEKLY" => {
             parts.push(format!("BYDAY={}", plain_days(rng)));
             if rng.chance(20) {
-                parts.push(format!("BYMONTH={}", list(rng, 4, |r| r.range(1, 12).to_string())));
+                parts.push(format!(
+                    "BYMONTH={}",
+                    list(rng, 4, |r| r.range(1, 12).to_string())
+                ));
             }
         }
         "MONTHLY" => {
             if rng.chance(50) {
-                parts.push(format!("BYMONTHDAY={}", list(rng, 3, |r| signed(r, 28).to_string())));
+                parts.push(format!(
+                    "BYMONTHDAY={}",
+                    list(rng, 3, |r| signed(r, 28).to_string())
+                ));
             } else if rng.chance(50) {
                 parts.push(format!(
                     "BYDAY={}",
@@ -91,16 +103,28 @@ fn random_rule(rng: &mut Rng) -> String {
                 parts.push(format!("BYDAY={}", plain_days(rng)));
             }
             if rng.chance(20) {
-                parts.push(format!("BYMONTH={}", list(rng, 4, |r| r.range(1, 12).to_string())));
+                parts.push(format!(
+                    "BYMONTH={}",
+                    list(rng, 4, |r| r.range(1, 12).to_string())
+                ));
             }
         }
         _ => match rng.below(5) {
             0 => {
-                parts.push(format!("BYMONTH={}", list(rng, 3, |r| r.range(1, 12).to_string())));
-                parts.push(format!("BYMONTHDAY={}", list(rng, 2, |r| signed(r, 28).to_string())));
+                parts.push(format!(
+                    "BYMONTH={}",
+                    list(rng, 3, |r| r.range(1, 12).to_string())
+                ));
+                parts.push(format!(
+                    "BYMONTHDAY={}",
+                    list(rng, 2, |r| signed(r, 28).to_string())
+                ));
             }
             1 => {
-                parts.push(format!("BYMONTH={}", list(rng, 2, |r| r.range(1, 12).to_string())));
+                parts.push(format!(
+                    "BYMONTH={}",
+                    list(rng, 2, |r| r.range(1, 12).to_string())
+                ));
                 parts.push(format!(
                     "BYDAY={}",
                     list(rng, 2, |r| format!("{}{}", signed(r, 4), r.pick(&DAYS)))
@@ -110,9 +134,15 @@ fn random_rule(rng: &mut Rng) -> String {
                 "BYDAY={}",
                 list(rng, 2, |r| format!("{}{}", signed(r, 52), r.pick(&DAYS)))
             )),
-            3 => parts.push(format!("BYYEARDAY={}", list(rng, 3, |r| signed(r, 365).to_string()))),
+            3 => parts.push(format!(
+                "BYYEARDAY={}",
+                list(rng, 3, |r| signed(r, 365).to_string())
+            )),
             _ => {
-                parts.push(format!("BYWEEKNO={}", list(rng, 2, |r| signed(r, 52).to_string())));
+                parts.push(format!(
+                    "BYWEEKNO={}",
+                    list(rng, 2, |r| signed(r, 52).to_string())
+                ));
                 parts.push(format!("BYDAY={}", plain_days(rng)));
                 parts.push(format!("WKST={}", rng.pick(&DAYS)));
             }
@@ -122,7 +152,10 @@ fn random_rule(rng: &mut Rng) -> String {
         parts.push(format!("WKST={}", rng.pick(&DAYS)));
     }
     if rng.chance(20) {
-        parts.push(format!("BYSETPOS={}", list(rng, 2, |r| signed(r, 3).to_string())));
+        parts.push(format!(
+            "BYSETPOS={}",
+            list(rng, 2, |r| signed(r, 3).to_string())
+        ));
     }
     parts.join(";")
 }
@@ -216,7 +249,10 @@ fn next_ten_window_starts_match_python_dateutil() {
         "oracle failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).expect("utf8").lines().collect();
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("utf8")
+        .lines()
+        .collect();
     assert_eq!(lines.len(), cases.len());
     let mut mismatches = Vec::new();
     for ((rule, t, start, ours), line) in cases.iter().zip(&lines) {

@@ -97,7 +97,12 @@ impl Tree {
     }
 
     /// Runs `schedule::apply` on the entries at `now`; returns them with the findings.
-    fn apply(&self, now: &str, impacts: Vec<Impact>, tune: impl FnOnce(&mut Options)) -> (Vec<Impact>, Vec<Diagnostic>) {
+    fn apply(
+        &self,
+        now: &str,
+        impacts: Vec<Impact>,
+        tune: impl FnOnce(&mut Options),
+    ) -> (Vec<Impact>, Vec<Diagnostic>) {
         let req = CompareRequest {
             path: self.0.path().to_path_buf(),
             base: None,
@@ -116,7 +121,12 @@ impl Tree {
         let base = Inventory::build(&files.base);
         let head = Inventory::build(&files.head);
         let diff = Diff::compute(&base, &head, false);
-        let input = forecast::Input { base: &base, head: &head, diff: &diff, options: &options };
+        let input = forecast::Input {
+            base: &base,
+            head: &head,
+            diff: &diff,
+            options: &options,
+        };
         let mut impacts = impacts;
         let mut diags = Vec::new();
         nodecast::schedule::apply(&mut impacts, &input, &mut diags);
@@ -124,10 +134,21 @@ impl Tree {
     }
 }
 
-fn impact(kind: &str, namespace: Option<&str>, name: &str, action: Action, waves: Option<u32>, cause_file: &str) -> Impact {
+fn impact(
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+    action: Action,
+    waves: Option<u32>,
+    cause_file: &str,
+) -> Impact {
     Impact {
         target: Target {
-            cluster: if kind == "NodePool" { "HostedCluster/clusters/prod".into() } else { "".into() },
+            cluster: if kind == "NodePool" {
+                "HostedCluster/clusters/prod".into()
+            } else {
+                "".into()
+            },
             kind: kind.into(),
             namespace: namespace.map(str::to_string),
             name: name.into(),
@@ -144,13 +165,25 @@ fn impact(kind: &str, namespace: Option<&str>, name: &str, action: Action, waves
             summary: "release changes".into(),
         }],
         when: When::now(),
-        rollout: waves.map(|w| Rollout { max_surge: Some(1), max_unavailable: Some(0), waves: Some(w), summary: format!("{w} waves") }),
+        rollout: waves.map(|w| Rollout {
+            max_surge: Some(1),
+            max_unavailable: Some(0),
+            waves: Some(w),
+            summary: format!("{w} waves"),
+        }),
         fingerprint: None,
     }
 }
 
 fn np(action: Action, waves: Option<u32>) -> Impact {
-    impact("NodePool", Some("clusters"), "workers", action, waves, "nodepool.yaml")
+    impact(
+        "NodePool",
+        Some("clusters"),
+        "workers",
+        action,
+        waves,
+        "nodepool.yaml",
+    )
 }
 
 fn mcp(name: &str, action: Action) -> Impact {
@@ -162,7 +195,10 @@ fn when(i: &Impact) -> (String, Option<String>) {
 }
 
 fn codes(d: &[Diagnostic]) -> Vec<(&'static str, Severity)> {
-    d.iter().map(|d| (d.code, d.severity)).filter(|(c, _)| *c != "W101").collect()
+    d.iter()
+        .map(|d| (d.code, d.severity))
+        .filter(|(c, _)| *c != "W101")
+        .collect()
 }
 
 fn hosted(stanza: &str) -> Tree {
@@ -177,50 +213,102 @@ fn hosted(stanza: &str) -> Tree {
 fn a_nodepool_rollout_waits_for_the_next_saturday_window() {
     let tree = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturday\n");
     // Wednesday 10:00: the next window opens Saturday 02:00.
-    let (out, diags) = tree.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, Some(3))], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-11-28T02:00:00Z".into())));
+    let (out, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, Some(3))],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-11-28T02:00:00Z".into()))
+    );
     assert_eq!(
         out[0].when.reason,
         "next window of policy saturday opens Sat 2026-11-28 02:00 UTC (4h long); 3 waves × 10 min = 30m fits the window (4h available)"
     );
     assert_eq!(codes(&diags), vec![]);
     // Saturday 03:00: inside the window, one hour spent.
-    let (out, _) = tree.apply("2026-11-28T03:00:00Z", vec![np(Action::Replace, Some(3))], |_| {});
+    let (out, _) = tree.apply(
+        "2026-11-28T03:00:00Z",
+        vec![np(Action::Replace, Some(3))],
+        |_| {},
+    );
     assert_eq!(when(&out[0]), ("now".into(), None));
     assert_eq!(
         out[0].when.reason,
         "inside a window of policy saturday until Sat 2026-11-28 06:00 UTC (3h left); 3 waves × 10 min = 30m fits the window (3h available)"
     );
     // Saturday 06:00 is the window's (exclusive) end: next Saturday.
-    let (out, _) = tree.apply("2026-11-28T06:00:00Z", vec![np(Action::Replace, None)], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-12-05T02:00:00Z".into())));
+    let (out, _) = tree.apply(
+        "2026-11-28T06:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-12-05T02:00:00Z".into()))
+    );
 }
 
 #[test]
 fn a_rollout_longer_than_its_window_is_a_warning() {
     let tree = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturday\n");
-    let (out, diags) = tree.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, Some(30))], |o| o.per_node_minutes = 15);
+    let (out, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, Some(30))],
+        |o| o.per_node_minutes = 15,
+    );
     assert!(out[0].when.reason.ends_with("30 waves × 15 min = 7h30m exceed the window (4h available): the rollout continues in later windows"), "{}", out[0].when.reason);
     assert_eq!(codes(&diags), vec![("W119", Severity::Warning)]);
     let d = &diags.iter().find(|d| d.code == "W119").expect("W119");
     assert_eq!(d.location.path, "nodepool.yaml");
-    assert_eq!(d.location.span.map(|s| (s.start.line, s.start.col)), Some((2, 1)));
+    assert_eq!(
+        d.location.span.map(|s| (s.start.line, s.start.col)),
+        Some((2, 1))
+    );
 }
 
 #[test]
 fn schema_b_holds_every_action_but_schema_a_only_material_ones() {
     let b = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturday\n");
-    let (out, _) = b.apply("2026-11-25T10:00:00Z", vec![np(Action::Drain, None)], |_| {});
-    assert_eq!(out[0].when.state, "window", "Schema B: the node disruption policy cannot bypass change management");
+    let (out, _) = b.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Drain, None)],
+        |_| {},
+    );
+    assert_eq!(
+        out[0].when.state, "window",
+        "Schema B: the node disruption policy cannot bypass change management"
+    );
 
     let a = Tree::new(&[
-        ("policy.yaml", &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A)),
-        ("pools.yaml", &pool("worker", "    policy:\n      name: weekend\n")),
+        (
+            "policy.yaml",
+            &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: weekend\n"),
+        ),
     ]);
-    let (out, _) = a.apply("2026-11-25T10:00:00Z", vec![mcp("worker", Action::Reboot), mcp("worker", Action::Drain), mcp("worker", Action::None)], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-11-28T02:00:00Z".into())));
+    let (out, _) = a.apply(
+        "2026-11-25T10:00:00Z",
+        vec![
+            mcp("worker", Action::Reboot),
+            mcp("worker", Action::Drain),
+            mcp("worker", Action::None),
+        ],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-11-28T02:00:00Z".into()))
+    );
     assert_eq!(when(&out[1]), ("now".into(), None));
-    assert_eq!(out[1].when.reason, "not a material change (no reboot or replacement): change management does not hold it");
+    assert_eq!(
+        out[1].when.reason,
+        "not a material change (no reboot or replacement): change management does not hold it"
+    );
     assert_eq!(out[2].when, When::now());
 }
 
@@ -228,31 +316,72 @@ fn schema_b_holds_every_action_but_schema_a_only_material_ones() {
 fn disabled_until_wins_over_paused_until_which_wins_over_the_policy() {
     let tree = |stanza: &str, strategy: &str| {
         Tree::new(&[
-            ("policy.yaml", &policy_a("weekend", strategy, if strategy == "MaintenanceSchedule" { WEEKEND_A } else { "" })),
+            (
+                "policy.yaml",
+                &policy_a(
+                    "weekend",
+                    strategy,
+                    if strategy == "MaintenanceSchedule" {
+                        WEEKEND_A
+                    } else {
+                        ""
+                    },
+                ),
+            ),
             ("pools.yaml", &pool("worker", stanza)),
         ])
     };
     let now = "2026-11-25T10:00:00Z";
     let run = |stanza: &str, strategy: &str| {
-        let (out, diags) = tree(stanza, strategy).apply(now, vec![mcp("worker", Action::Reboot)], |_| {});
+        let (out, diags) =
+            tree(stanza, strategy).apply(now, vec![mcp("worker", Action::Reboot)], |_| {});
         (out[0].when.clone(), codes(&diags))
     };
     // disabledUntil (future) beats pausedUntil "true".
     let (w, _) = run("    disabledUntil: \"2026-12-01T00:00:00Z\"\n    pausedUntil: \"true\"\n    policy:\n      name: weekend\n", "MaintenanceSchedule");
-    assert_eq!((w.state.as_str(), w.reason.as_str()), ("now", "change management is disabled until Tue 2026-12-01 00:00 UTC (disabledUntil)"));
+    assert_eq!(
+        (w.state.as_str(), w.reason.as_str()),
+        (
+            "now",
+            "change management is disabled until Tue 2026-12-01 00:00 UTC (disabledUntil)"
+        )
+    );
     // disabledUntil "false": pausedUntil "true" holds indefinitely.
     let (w, _) = run("    disabledUntil: \"false\"\n    pausedUntil: \"True\"\n    policy:\n      name: weekend\n", "MaintenanceSchedule");
     assert_eq!((w.state.as_str(), w.at), ("paused", None));
     // pausedUntil Monday 30th, then the weekend schedule: Saturday 5 December.
-    let (w, _) = run("    pausedUntil: \"2026-11-30T00:00:00Z\"\n    policy:\n      name: weekend\n", "MaintenanceSchedule");
-    assert_eq!((w.state.as_str(), w.at.as_deref()), ("window", Some("2026-12-05T02:00:00Z")));
-    assert!(w.reason.starts_with("held until Mon 2026-11-30 00:00 UTC (pausedUntil); then next window"), "{}", w.reason);
+    let (w, _) = run(
+        "    pausedUntil: \"2026-11-30T00:00:00Z\"\n    policy:\n      name: weekend\n",
+        "MaintenanceSchedule",
+    );
+    assert_eq!(
+        (w.state.as_str(), w.at.as_deref()),
+        ("window", Some("2026-12-05T02:00:00Z"))
+    );
+    assert!(
+        w.reason
+            .starts_with("held until Mon 2026-11-30 00:00 UTC (pausedUntil); then next window"),
+        "{}",
+        w.reason
+    );
     // pausedUntil Sunday 29th 03:00 falls inside Sunday's window: paused until then.
-    let (w, _) = run("    pausedUntil: \"2026-11-29T03:00:00Z\"\n    policy:\n      name: weekend\n", "MaintenanceSchedule");
-    assert_eq!((w.state.as_str(), w.at.as_deref()), ("paused", Some("2026-11-29T03:00:00Z")));
+    let (w, _) = run(
+        "    pausedUntil: \"2026-11-29T03:00:00Z\"\n    policy:\n      name: weekend\n",
+        "MaintenanceSchedule",
+    );
+    assert_eq!(
+        (w.state.as_str(), w.at.as_deref()),
+        ("paused", Some("2026-11-29T03:00:00Z"))
+    );
     // A Permissive policy after a pause date: paused until the date.
-    let (w, _) = run("    pausedUntil: \"2026-11-30T00:00:00Z\"\n    policy:\n      name: weekend\n", "Permissive");
-    assert_eq!((w.state.as_str(), w.at.as_deref()), ("paused", Some("2026-11-30T00:00:00Z")));
+    let (w, _) = run(
+        "    pausedUntil: \"2026-11-30T00:00:00Z\"\n    policy:\n      name: weekend\n",
+        "Permissive",
+    );
+    assert_eq!(
+        (w.state.as_str(), w.at.as_deref()),
+        ("paused", Some("2026-11-30T00:00:00Z"))
+    );
     // A Restrictive policy: paused indefinitely.
     let (w, _) = run("    policy:\n      name: weekend\n", "Restrictive");
     assert_eq!((w.state.as_str(), w.at), ("paused", None));
@@ -261,34 +390,80 @@ fn disabled_until_wins_over_paused_until_which_wins_over_the_policy() {
 #[test]
 fn expired_overrides_fall_back_with_a_warning() {
     let a = Tree::new(&[
-        ("policy.yaml", &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A)),
-        ("pools.yaml", &pool("worker", "    disabledUntil: \"2026-01-01T00:00:00Z\"\n    policy:\n      name: weekend\n")),
+        (
+            "policy.yaml",
+            &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A),
+        ),
+        (
+            "pools.yaml",
+            &pool(
+                "worker",
+                "    disabledUntil: \"2026-01-01T00:00:00Z\"\n    policy:\n      name: weekend\n",
+            ),
+        ),
     ]);
-    let (out, diags) = a.apply("2026-11-25T10:00:00Z", vec![mcp("worker", Action::Reboot)], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-11-28T02:00:00Z".into())));
+    let (out, diags) = a.apply(
+        "2026-11-25T10:00:00Z",
+        vec![mcp("worker", Action::Reboot)],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-11-28T02:00:00Z".into()))
+    );
     assert_eq!(codes(&diags), vec![("W112", Severity::Warning)]);
 
     // Schema B: RestrictiveUntil in the past without byPolicy falls back to Permissive.
-    let b = hosted("    strategy: RestrictiveUntil\n    restrictiveUntil: \"2026-11-01T00:00:00Z\"\n");
-    let (out, diags) = b.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |_| {});
+    let b =
+        hosted("    strategy: RestrictiveUntil\n    restrictiveUntil: \"2026-11-01T00:00:00Z\"\n");
+    let (out, diags) = b.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
     assert_eq!(when(&out[0]), ("now".into(), None));
     let mut c = codes(&diags);
     c.sort();
-    assert_eq!(c, vec![("W111", Severity::Info), ("W112", Severity::Warning), ("W114", Severity::Info)]);
+    assert_eq!(
+        c,
+        vec![
+            ("W111", Severity::Info),
+            ("W112", Severity::Warning),
+            ("W114", Severity::Info)
+        ]
+    );
     // PermissiveUntil in the past without byPolicy falls back to Restrictive.
-    let b = hosted("    strategy: PermissiveUntil\n    permissiveUntil: \"2026-11-01T00:00:00Z\"\n");
-    let (out, _) = b.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |_| {});
+    let b =
+        hosted("    strategy: PermissiveUntil\n    permissiveUntil: \"2026-11-01T00:00:00Z\"\n");
+    let (out, _) = b.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
     assert_eq!(when(&out[0]), ("paused".into(), None));
     // RestrictiveUntil in the future with byPolicy: held, then the Saturday window.
     let b = hosted("    strategy: RestrictiveUntil\n    restrictiveUntil: \"2026-11-28T04:00:00Z\"\n    byPolicy:\n      name: saturday\n");
-    let (out, _) = b.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |_| {});
-    assert_eq!(when(&out[0]), ("paused".into(), Some("2026-11-28T04:00:00Z".into())), "{}", out[0].when.reason);
+    let (out, _) = b.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("paused".into(), Some("2026-11-28T04:00:00Z".into())),
+        "{}",
+        out[0].when.reason
+    );
 }
 
 #[test]
 fn enforce_windows_turns_a_deferred_start_into_an_error() {
     let tree = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturday\n");
-    let (_, diags) = tree.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |o| o.enforce_windows = true);
+    let (_, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |o| o.enforce_windows = true,
+    );
     let w118: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == "W118").collect();
     assert_eq!(w118.len(), 1);
     assert_eq!(w118[0].severity, Severity::Error);
@@ -298,10 +473,18 @@ fn enforce_windows_turns_a_deferred_start_into_an_error() {
     );
     assert_eq!(w118[0].location.path, "nodepool.yaml");
     // Not enforced: no error.
-    let (_, diags) = tree.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |_| {});
+    let (_, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
     assert!(diags.iter().all(|d| d.code != "W118"));
     // Inside the window: nothing to enforce.
-    let (_, diags) = tree.apply("2026-11-28T02:30:00Z", vec![np(Action::Replace, None)], |o| o.enforce_windows = true);
+    let (_, diags) = tree.apply(
+        "2026-11-28T02:30:00Z",
+        vec![np(Action::Replace, None)],
+        |o| o.enforce_windows = true,
+    );
     assert!(diags.iter().all(|d| d.code != "W118"));
 }
 
@@ -309,12 +492,24 @@ fn enforce_windows_turns_a_deferred_start_into_an_error() {
 fn the_pools_own_pause_and_the_window_the_later_start_wins() {
     let tree = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturday\n");
     let mut paused = np(Action::Replace, None);
-    paused.when = When { state: "paused".into(), at: Some("2026-11-28T05:00:00Z".into()), reason: "spec.pausedUntil".into() };
+    paused.when = When {
+        state: "paused".into(),
+        at: Some("2026-11-28T05:00:00Z".into()),
+        reason: "spec.pausedUntil".into(),
+    };
     let (out, _) = tree.apply("2026-11-25T10:00:00Z", vec![paused.clone()], |_| {});
-    assert_eq!(when(&out[0]), ("paused".into(), Some("2026-11-28T05:00:00Z".into())), "the pause ends inside the window");
+    assert_eq!(
+        when(&out[0]),
+        ("paused".into(), Some("2026-11-28T05:00:00Z".into())),
+        "the pause ends inside the window"
+    );
     paused.when.at = Some("2026-11-28T07:00:00Z".into());
     let (out, _) = tree.apply("2026-11-25T10:00:00Z", vec![paused.clone()], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-12-05T02:00:00Z".into())), "the pause ends after the window");
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-12-05T02:00:00Z".into())),
+        "the pause ends after the window"
+    );
     paused.when.at = None;
     let (out, _) = tree.apply("2026-11-25T10:00:00Z", vec![paused], |_| {});
     assert_eq!(when(&out[0]), ("paused".into(), None));
@@ -340,10 +535,23 @@ metadata:
     machineconfiguration.openshift.io/bypass-change-management: \"true\"
 ";
     let tree = Tree::new(&[
-        ("cluster/policy.yaml", &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A)),
-        ("cluster/permissive.yaml", &policy_a("always", "Permissive", "")),
+        (
+            "cluster/policy.yaml",
+            &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A),
+        ),
+        (
+            "cluster/permissive.yaml",
+            &policy_a("always", "Permissive", ""),
+        ),
         ("cluster/clusterversion.yaml", cv),
-        ("cluster/pools.yaml", &format!("{}---\n{}", pool("master", "    policy:\n      name: always\n"), pool("worker", "    policy:\n      name: weekend\n"))),
+        (
+            "cluster/pools.yaml",
+            &format!(
+                "{}---\n{}",
+                pool("master", "    policy:\n      name: always\n"),
+                pool("worker", "    policy:\n      name: weekend\n")
+            ),
+        ),
         ("cluster/mc.yaml", mc),
     ]);
     let mut master = mcp("master", Action::Reboot);
@@ -351,9 +559,16 @@ metadata:
     let mut worker = mcp("worker", Action::Reboot);
     worker.causes[0].object = "MachineConfig/99-worker-ca".into();
     let (out, diags) = tree.apply("2026-11-25T10:00:00Z", vec![master, worker], |_| {});
-    assert_eq!(when(&out[0]), ("window".into(), Some("2026-11-28T02:00:00Z".into())), "master follows ClusterVersion, not its own Permissive policy");
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-11-28T02:00:00Z".into())),
+        "master follows ClusterVersion, not its own Permissive policy"
+    );
     assert_eq!(when(&out[1]), ("now".into(), None));
-    assert!(out[1].when.reason.contains("99-worker-ca bypasses change management"));
+    assert!(out[1]
+        .when
+        .reason
+        .contains("99-worker-ca bypasses change management"));
     let mut c = codes(&diags);
     c.sort();
     assert_eq!(c, vec![("W115", Severity::Warning)]);
@@ -362,9 +577,16 @@ metadata:
 #[test]
 fn an_unresolved_policy_never_understates_how_soon_nodes_are_disrupted() {
     let tree = hosted("    strategy: ByPolicy\n    byPolicy:\n      name: saturdays\n");
-    let (out, diags) = tree.apply("2026-11-25T10:00:00Z", vec![np(Action::Replace, None)], |_| {});
+    let (out, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, None)],
+        |_| {},
+    );
     assert_eq!(when(&out[0]), ("now".into(), None));
-    assert_eq!(out[0].when.reason, "policy `saturdays` not found; timing unknown, assuming immediately");
+    assert_eq!(
+        out[0].when.reason,
+        "policy `saturdays` not found; timing unknown, assuming immediately"
+    );
     let mut c = codes(&diags);
     c.sort();
     assert_eq!(c, vec![("W113", Severity::Error), ("W114", Severity::Info)]);
@@ -377,15 +599,35 @@ fn a_schedule_that_never_opens_gives_never_and_an_error() {
       recurrence: \"FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30\"
 ";
     let tree = Tree::new(&[
-        ("policy.yaml", &policy_a("leap", "MaintenanceSchedule", never)),
-        ("pools.yaml", &pool("worker", "    policy:\n      name: leap\n")),
+        (
+            "policy.yaml",
+            &policy_a("leap", "MaintenanceSchedule", never),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: leap\n"),
+        ),
     ]);
-    let (out, diags) = tree.apply("2026-11-25T10:00:00Z", vec![mcp("worker", Action::Reboot)], |o| o.enforce_windows = true);
+    let (out, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![mcp("worker", Action::Reboot)],
+        |o| o.enforce_windows = true,
+    );
     assert_eq!(when(&out[0]), ("never".into(), None));
-    assert_eq!(out[0].when.reason, "no permitted window within 1000 days (policy leap)");
+    assert_eq!(
+        out[0].when.reason,
+        "no permitted window within 1000 days (policy leap)"
+    );
     let mut c = codes(&diags);
     c.sort();
-    assert_eq!(c, vec![("W104", Severity::Error), ("W108", Severity::Error), ("W118", Severity::Error)]);
+    assert_eq!(
+        c,
+        vec![
+            ("W104", Severity::Error),
+            ("W108", Severity::Error),
+            ("W118", Severity::Error)
+        ]
+    );
 }
 
 #[test]
@@ -394,7 +636,10 @@ fn the_schedule_command_lists_windows_and_findings() {
         ("policy.yaml", &policy_a("weekend", "MaintenanceSchedule", &format!("{WEEKEND_A}    exclude:\n    - fromDate: \"2026-11-28\"\n      reason: freeze\n"))),
         ("pools.yaml", &pool("worker", "    policy:\n      name: weekend\n")),
     ]);
-    let run = nodecast(tree.0.path(), &["schedule", ".", "--now", "2026-11-25T10:00:00Z", "-n", "3"]);
+    let run = nodecast(
+        tree.0.path(),
+        &["schedule", ".", "--now", "2026-11-25T10:00:00Z", "-n", "3"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let expected = "Change-management policies (evaluated at Wed 2026-11-25 10:00 UTC)
 
@@ -422,15 +667,51 @@ Other findings
 fn check_exits_1_on_schedule_errors_and_accepts_enforce_windows() {
     let never = "  maintenanceSchedule:\n    permit:\n      recurrence: \"FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30\"\n";
     let bad = Tree::new(&[
-        ("policy.yaml", &policy_a("leap", "MaintenanceSchedule", never)),
-        ("pools.yaml", &pool("worker", "    policy:\n      name: leap\n")),
+        (
+            "policy.yaml",
+            &policy_a("leap", "MaintenanceSchedule", never),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: leap\n"),
+        ),
     ]);
-    let run = nodecast(bad.0.path(), &["check", "--no-base", ".", "--now", "2026-11-25T10:00:00Z", "--enforce-windows", "--format", "json"]);
+    let run = nodecast(
+        bad.0.path(),
+        &[
+            "check",
+            "--no-base",
+            ".",
+            "--now",
+            "2026-11-25T10:00:00Z",
+            "--enforce-windows",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     let good = Tree::new(&[
-        ("policy.yaml", &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A)),
-        ("pools.yaml", &pool("worker", "    policy:\n      name: weekend\n")),
+        (
+            "policy.yaml",
+            &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: weekend\n"),
+        ),
     ]);
-    let run = nodecast(good.0.path(), &["check", "--no-base", ".", "--now", "2026-11-25T10:00:00Z", "--enforce-windows", "--per-node-minutes", "20"]);
+    let run = nodecast(
+        good.0.path(),
+        &[
+            "check",
+            "--no-base",
+            ".",
+            "--now",
+            "2026-11-25T10:00:00Z",
+            "--enforce-windows",
+            "--per-node-minutes",
+            "20",
+        ],
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }

@@ -10,7 +10,8 @@ pub static RULE: Rule = Rule {
     code: "W101",
     name: "change-management-unreleased",
     severity: Severity::Info,
-    summary: "The repository uses change-management kinds or stanzas, an API no OpenShift release serves",
+    summary:
+        "The repository uses change-management kinds or stanzas, an API no OpenShift release serves",
     check,
 };
 

@@ -10,7 +10,8 @@ pub static RULE: Rule = Rule {
     code: "W117",
     name: "empty-bypass-annotation",
     severity: Severity::Warning,
-    summary: "The bypass-change-management annotation on a MachineConfig is empty and has no effect",
+    summary:
+        "The bypass-change-management annotation on a MachineConfig is empty and has no effect",
     check,
 };
 

@@ -34,7 +34,11 @@ pub fn weekday(day: i64) -> u8 {
 
 /// An instant (seconds since the epoch) as a timestamp.
 pub fn timestamp(t: i64) -> Timestamp {
-    Timestamp::from_second(t).unwrap_or(if t < 0 { Timestamp::MIN } else { Timestamp::MAX })
+    Timestamp::from_second(t).unwrap_or(if t < 0 {
+        Timestamp::MIN
+    } else {
+        Timestamp::MAX
+    })
 }
 
 /// `2026-11-28T02:00:00Z`.
@@ -65,10 +69,7 @@ mod tests {
         }
         assert_eq!(date(0), jiff::civil::date(1970, 1, 1));
         assert_eq!(weekday(0), 3);
-        assert_eq!(
-            date(0).weekday().to_monday_zero_offset() as u8,
-            weekday(0)
-        );
+        assert_eq!(date(0).weekday().to_monday_zero_offset() as u8, weekday(0));
         assert_eq!(rfc3339(DAY + 3600), "1970-01-02T01:00:00Z");
         assert_eq!(human(DAY * 2), "Sat 1970-01-03 00:00 UTC");
     }

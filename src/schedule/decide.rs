@@ -80,9 +80,19 @@ impl Decision {
     fn prefixed(self, prefix: &str) -> Decision {
         let p = |r: String| format!("{prefix}; then {r}");
         match self {
-            Decision::Now { reason, until } => Decision::Now { reason: p(reason), until },
-            Decision::Paused { at, reason } => Decision::Paused { at, reason: p(reason) },
-            Decision::Window { at, end, reason } => Decision::Window { at, end, reason: p(reason) },
+            Decision::Now { reason, until } => Decision::Now {
+                reason: p(reason),
+                until,
+            },
+            Decision::Paused { at, reason } => Decision::Paused {
+                at,
+                reason: p(reason),
+            },
+            Decision::Window { at, end, reason } => Decision::Window {
+                at,
+                end,
+                reason: p(reason),
+            },
             Decision::Never { reason } => Decision::Never { reason: p(reason) },
             Decision::Unknown { reason } => Decision::Unknown { reason: p(reason) },
         }
@@ -101,7 +111,9 @@ enum Then {
 pub fn decide(model: &Model, holder: &Holder, stanza: &Stanza, t: i64) -> Decision {
     if !stanza.valid {
         return Decision::Unknown {
-            reason: "the change-management stanza cannot be read; timing unknown, assuming immediately".into(),
+            reason:
+                "the change-management stanza cannot be read; timing unknown, assuming immediately"
+                    .into(),
         };
     }
     match stanza.schema {
@@ -173,32 +185,60 @@ fn after_hold(model: &Model, holder: &Holder, then: Then, d: i64, field: &str) -
             .and_then(|p| p.schedule.as_ref())
             .is_some_and(|s| s.is_null_null());
     if null_null {
-        return Decision::Paused { at: Some(d), reason: format!("{held}; then permitted (the policy's permit and exclude are null)") };
+        return Decision::Paused {
+            at: Some(d),
+            reason: format!("{held}; then permitted (the policy's permit and exclude are null)"),
+        };
     }
     match then_at(model, holder, then, d) {
-        Decision::Now { .. } => Decision::Paused { at: Some(d), reason: held },
+        Decision::Now { .. } => Decision::Paused {
+            at: Some(d),
+            reason: held,
+        },
         other => other.prefixed(&held),
     }
 }
 
 fn then_at(model: &Model, holder: &Holder, then: Then, t: i64) -> Decision {
     match then {
-        Then::Permissive => Decision::Now { reason: "Permissive".into(), until: None },
-        Then::Restrictive => Decision::Paused { at: None, reason: "Restrictive: changes are held indefinitely".into() },
+        Then::Permissive => Decision::Now {
+            reason: "Permissive".into(),
+            until: None,
+        },
+        Then::Restrictive => Decision::Paused {
+            at: None,
+            reason: "Restrictive: changes are held indefinitely".into(),
+        },
         Then::Policy => follow_policy(model, holder, t),
     }
 }
 
 fn follow_policy(model: &Model, holder: &Holder, t: i64) -> Decision {
     let Some(p) = holder.policy.and_then(|i| model.policies.get(i)) else {
-        let name = holder.stanza.as_ref().and_then(|s| s.policy.as_ref()).map_or("?", |r| r.name.as_str());
-        return Decision::Unknown { reason: format!("policy `{name}` not found; timing unknown, assuming immediately") };
+        let name = holder
+            .stanza
+            .as_ref()
+            .and_then(|s| s.policy.as_ref())
+            .map_or("?", |r| r.name.as_str());
+        return Decision::Unknown {
+            reason: format!("policy `{name}` not found; timing unknown, assuming immediately"),
+        };
     };
     let name = &p.name;
     match p.strategy {
-        None => Decision::Unknown { reason: format!("policy {name} has no valid strategy; timing unknown, assuming immediately") },
-        Some(Strategy::Permissive) => Decision::Now { reason: format!("policy {name} is Permissive"), until: None },
-        Some(Strategy::Restrictive) => Decision::Paused { at: None, reason: format!("policy {name} is Restrictive: changes are held indefinitely") },
+        None => Decision::Unknown {
+            reason: format!(
+                "policy {name} has no valid strategy; timing unknown, assuming immediately"
+            ),
+        },
+        Some(Strategy::Permissive) => Decision::Now {
+            reason: format!("policy {name} is Permissive"),
+            until: None,
+        },
+        Some(Strategy::Restrictive) => Decision::Paused {
+            at: None,
+            reason: format!("policy {name} is Restrictive: changes are held indefinitely"),
+        },
         Some(Strategy::MaintenanceSchedule) => {
             if !p.readable {
                 return Decision::Unknown { reason: format!("policy {name} has an invalid schedule; timing unknown, assuming immediately") };

@@ -12,7 +12,11 @@ pub struct TimeOfDay {
 /// Parses `HH:MM` (00:00–23:59), or `HH:MM:SS`.
 pub fn time_of_day(s: &str) -> Option<TimeOfDay> {
     let fields: Vec<&str> = s.split(':').collect();
-    if !(2..=3).contains(&fields.len()) || fields.iter().any(|f| f.len() != 2 || !f.bytes().all(|b| b.is_ascii_digit())) {
+    if !(2..=3).contains(&fields.len())
+        || fields
+            .iter()
+            .any(|f| f.len() != 2 || !f.bytes().all(|b| b.is_ascii_digit()))
+    {
         return None;
     }
     let num = |i: usize| fields.get(i).and_then(|f| f.parse::<i64>().ok());
@@ -97,9 +101,20 @@ mod tests {
         assert_eq!(time_of_day("23:59").map(|t| t.seconds), Some(86_340));
         assert_eq!(
             time_of_day("02:00:30"),
-            Some(TimeOfDay { seconds: 7230, with_seconds: true })
+            Some(TimeOfDay {
+                seconds: 7230,
+                with_seconds: true
+            })
         );
-        for bad in ["24:00", "2:00", "02:60", "0200", "02:00am", "", "02:00:00:00"] {
+        for bad in [
+            "24:00",
+            "2:00",
+            "02:60",
+            "0200",
+            "02:00am",
+            "",
+            "02:00:00:00",
+        ] {
             assert_eq!(time_of_day(bad), None, "{bad}");
         }
     }

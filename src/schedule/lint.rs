@@ -30,7 +30,13 @@ pub struct Settings {
 }
 
 /// Runs the checks.
-pub fn run(model: &Model, inv: &Inventory, now: i64, settings: Settings, out: &mut Vec<Diagnostic>) {
+pub fn run(
+    model: &Model,
+    inv: &Inventory,
+    now: i64,
+    settings: Settings,
+    out: &mut Vec<Diagnostic>,
+) {
     if let Some((path, span)) = &model.first_use {
         out.push(
             Diagnostic::new(&unreleased::RULE, "change-management policies are not served by any OpenShift release; only nodecast enforces them", Location::head(path, *span))
@@ -55,7 +61,10 @@ pub fn run(model: &Model, inv: &Inventory, now: i64, settings: Settings, out: &m
                 opens(&src, at, s, now, settings, out);
             }
         }
-        let used = model.holders.iter().any(|h| h.policy.is_some_and(|i| std::ptr::eq(&model.policies[i], p)));
+        let used = model.holders.iter().any(|h| {
+            h.policy
+                .is_some_and(|i| std::ptr::eq(&model.policies[i], p))
+        });
         if !used {
             let name = root.path(&["metadata", "name"]).unwrap_or(root);
             out.push(src.diag(&unreferenced::RULE, name, format!("{} is not referenced by any changeManagement stanza, so it has no effect", p.label))
@@ -68,7 +77,14 @@ pub fn run(model: &Model, inv: &Inventory, now: i64, settings: Settings, out: &m
 }
 
 /// W108 / W109 for one schedule.
-fn opens(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, settings: Settings, out: &mut Vec<Diagnostic>) {
+fn opens(
+    src: &Src<'_>,
+    at: &Node,
+    s: &Schedule,
+    now: i64,
+    settings: Settings,
+    out: &mut Vec<Diagnostic>,
+) {
     match s.next(now) {
         Next::Never => {
             let msg = if s.is_null_null() {
@@ -97,7 +113,10 @@ fn opens(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, settings: Settings, o
     let mut starts = vec![now];
     starts.extend(stretches.iter().map(|&(_, e)| e).filter(|&e| e <= horizon));
     for st in starts {
-        let covered: i64 = stretches.iter().map(|&(a, b)| (b.min(st + span) - a.max(st)).max(0)).sum();
+        let covered: i64 = stretches
+            .iter()
+            .map(|&(a, b)| (b.min(st + span) - a.max(st)).max(0))
+            .sum();
         if covered < min {
             out.push(src.diag(&little::RULE, at, format!(
                 "only {} of permitted time in the 32 days from {} (minimum {}h): rollouts and security updates stall",
@@ -110,10 +129,21 @@ fn opens(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, settings: Settings, o
 
 /// The ClusterVersion that governs a MachineConfigPool's cluster: the nearest one in the same or
 /// a parent folder, else the only one.
-pub fn cluster_version_for<'m>(model: &'m Model, inv: &Inventory, path: &str) -> Option<&'m Holder> {
-    let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+pub fn cluster_version_for<'m>(
+    model: &'m Model,
+    inv: &Inventory,
+    path: &str,
+) -> Option<&'m Holder> {
+    let dir = |p: &str| {
+        p.rsplit_once('/')
+            .map_or(String::new(), |(d, _)| d.to_string())
+    };
     let own = dir(path);
-    let cvs: Vec<&Holder> = model.holders.iter().filter(|h| h.kind == HolderKind::ClusterVersion).collect();
+    let cvs: Vec<&Holder> = model
+        .holders
+        .iter()
+        .filter(|h| h.kind == HolderKind::ClusterVersion)
+        .collect();
     let nearest = cvs
         .iter()
         .filter(|h| {
@@ -121,14 +151,24 @@ pub fn cluster_version_for<'m>(model: &'m Model, inv: &Inventory, path: &str) ->
             d.is_empty() || own == d || own.starts_with(&format!("{d}/"))
         })
         .max_by_key(|h| dir(&inv.objects[h.index].path).len());
-    nearest.copied().or(if cvs.len() == 1 { cvs.first().copied() } else { None })
+    nearest.copied().or(if cvs.len() == 1 {
+        cvs.first().copied()
+    } else {
+        None
+    })
 }
 
 fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
-    for h in model.holders.iter().filter(|h| h.kind == HolderKind::MachineConfigPool && h.name == "master") {
+    for h in model
+        .holders
+        .iter()
+        .filter(|h| h.kind == HolderKind::MachineConfigPool && h.name == "master")
+    {
         let Some(st) = &h.stanza else { continue };
         let obj = &inv.objects[h.index];
-        let Some(cv) = cluster_version_for(model, inv, &obj.path) else { continue };
+        let Some(cv) = cluster_version_for(model, inv, &obj.path) else {
+            continue;
+        };
         let cv_json = cv.stanza.as_ref().map(|s| &s.json);
         if cv_json == Some(&st.json) {
             continue;
@@ -138,7 +178,10 @@ fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
             .at(&master::RULE, st.key_span, "the master pool's changeManagement differs from ClusterVersion's and will be overwritten by the cluster-version operator")
             .help("remove the stanza from the master pool, or make it equal to ClusterVersion's");
         d = match &cv.stanza {
-            Some(s) => d.related(Location::head(&cv_obj.path, s.key_span), "ClusterVersion's stanza, which wins"),
+            Some(s) => d.related(
+                Location::head(&cv_obj.path, s.key_span),
+                "ClusterVersion's stanza, which wins",
+            ),
             None => d.note("ClusterVersion has no changeManagement stanza"),
         };
         out.push(d);
@@ -149,11 +192,15 @@ fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
 fn plain_schedule<'m>(model: &'m Model, h: &Holder, now: i64) -> Option<&'m Schedule> {
     let st = h.stanza.as_ref().filter(|s| s.valid)?;
     let follows = match st.schema {
-        Schema::A => !st.disabled_until.is_some_and(|u| u.active(now)) && !st.paused_until.is_some_and(|u| u.active(now)),
+        Schema::A => {
+            !st.disabled_until.is_some_and(|u| u.active(now))
+                && !st.paused_until.is_some_and(|u| u.active(now))
+        }
         Schema::B => st.strategy == Some(StrategyB::ByPolicy),
     };
     let p = model.policies.get(h.policy?)?;
-    (follows && p.readable && p.strategy == Some(Strategy::MaintenanceSchedule)).then_some(p.schedule.as_ref()?)
+    (follows && p.readable && p.strategy == Some(Strategy::MaintenanceSchedule))
+        .then_some(p.schedule.as_ref()?)
 }
 
 fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>) {
@@ -161,21 +208,37 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
         let obj = &inv.objects[h.index];
         let control = match h.kind {
             HolderKind::NodePool => {
-                let cluster = obj.root().path(&["spec", "clusterName"]).and_then(Node::as_str);
-                model.holders.iter().find(|c| c.kind == HolderKind::HostedCluster && Some(c.name.as_str()) == cluster && c.namespace == h.namespace)
+                let cluster = obj
+                    .root()
+                    .path(&["spec", "clusterName"])
+                    .and_then(Node::as_str);
+                model.holders.iter().find(|c| {
+                    c.kind == HolderKind::HostedCluster
+                        && Some(c.name.as_str()) == cluster
+                        && c.namespace == h.namespace
+                })
             }
-            HolderKind::MachineConfigPool if h.name != "master" => cluster_version_for(model, inv, &obj.path),
+            HolderKind::MachineConfigPool if h.name != "master" => {
+                cluster_version_for(model, inv, &obj.path)
+            }
             _ => None,
         };
         let Some(control) = control else { continue };
-        let (Some(mine), Some(theirs)) = (plain_schedule(model, h, now), plain_schedule(model, control, now)) else { continue };
+        let (Some(mine), Some(theirs)) = (
+            plain_schedule(model, h, now),
+            plain_schedule(model, control, now),
+        ) else {
+            continue;
+        };
         let end = now + 365 * DAY;
         let a = mine.intervals(now, end);
         let b = theirs.intervals(now, end);
         if a.is_empty() || b.is_empty() {
             continue;
         }
-        let overlap = a.iter().any(|&(s1, e1)| b.iter().any(|&(s2, e2)| s1 < e2 && s2 < e1));
+        let overlap = a
+            .iter()
+            .any(|&(s1, e1)| b.iter().any(|&(s2, e2)| s1 < e2 && s2 < e1));
         if overlap {
             continue;
         }
@@ -185,18 +248,32 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
             "the windows of {} never overlap those of its control plane ({}) in the next year, so upgrades leave version skew between windows",
             obj.id, cobj.id));
         if let Some(cs) = &control.stanza {
-            d = d.related(Location::head(&cobj.path, cs.key_span), "the control plane's stanza");
+            d = d.related(
+                Location::head(&cobj.path, cs.key_span),
+                "the control plane's stanza",
+            );
         }
-        out.push(d.help("give the workers windows that start during or right after the control plane's windows"));
+        out.push(d.help(
+            "give the workers windows that start during or right after the control plane's windows",
+        ));
         let _ = windows::total(&a);
     }
 }
 
 fn bypass_annotations(inv: &Inventory, out: &mut Vec<Diagnostic>) {
     for obj in inv.of_kind("machineconfiguration.openshift.io", "MachineConfig") {
-        let Some(e) = obj.root().path(&["metadata", "annotations"]).and_then(|a| a.entry(BYPASS)) else { continue };
+        let Some(e) = obj
+            .root()
+            .path(&["metadata", "annotations"])
+            .and_then(|a| a.entry(BYPASS))
+        else {
+            continue;
+        };
         let empty = match &e.value.kind {
-            NodeKind::Scalar { value: Scalar::Null, .. } => true,
+            NodeKind::Scalar {
+                value: Scalar::Null,
+                ..
+            } => true,
             NodeKind::Scalar { text, .. } => text.is_empty(),
             _ => false,
         };

@@ -46,7 +46,11 @@ pub struct Finding {
 
 impl std::fmt::Debug for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {:?} {:?} {}", self.code.code, self.severity, self.range, self.message)
+        write!(
+            f,
+            "{} {:?} {:?} {}",
+            self.code.code, self.severity, self.range, self.message
+        )
     }
 }
 
@@ -119,7 +123,10 @@ pub fn line_col_span(text: &str, line: u32, col: u32) -> Option<Span> {
                 .sum();
             let lines = LineIndex::new(text);
             let pos = lines.pos(text, offset + within);
-            return Some(Span { start: pos, end: pos });
+            return Some(Span {
+                start: pos,
+                end: pos,
+            });
         }
         offset += l.len();
     }

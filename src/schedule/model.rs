@@ -71,7 +71,9 @@ impl HolderKind {
     pub fn of(group: &str, kind: &str) -> Option<Self> {
         match (group, kind) {
             ("config.openshift.io", "ClusterVersion") => Some(HolderKind::ClusterVersion),
-            ("machineconfiguration.openshift.io", "MachineConfigPool") => Some(HolderKind::MachineConfigPool),
+            ("machineconfiguration.openshift.io", "MachineConfigPool") => {
+                Some(HolderKind::MachineConfigPool)
+            }
             ("hypershift.openshift.io", "HostedCluster") => Some(HolderKind::HostedCluster),
             ("hypershift.openshift.io", "NodePool") => Some(HolderKind::NodePool),
             _ => None,
@@ -137,7 +139,10 @@ impl Model {
             let Some(hk) = HolderKind::of(&obj.id.group, &obj.id.kind) else {
                 continue;
             };
-            let entry = obj.root().path(&["spec"]).and_then(|s| s.entry("changeManagement"));
+            let entry = obj
+                .root()
+                .path(&["spec"])
+                .and_then(|s| s.entry("changeManagement"));
             if let Some(e) = entry {
                 first_use.get_or_insert_with(|| (obj.path.clone(), e.key.span));
             }
@@ -145,13 +150,21 @@ impl Model {
             holders.push(Holder {
                 index,
                 kind: hk,
-                namespace: obj.root().path(&["metadata", "namespace"]).and_then(Node::as_str).map(str::to_string),
+                namespace: obj
+                    .root()
+                    .path(&["metadata", "namespace"])
+                    .and_then(Node::as_str)
+                    .map(str::to_string),
                 name: obj.id.name.clone(),
                 stanza,
                 policy: None,
             });
         }
-        let mut model = Model { policies, holders, first_use };
+        let mut model = Model {
+            policies,
+            holders,
+            first_use,
+        };
         model.resolve(inv, out);
         model
     }
@@ -162,7 +175,10 @@ impl Model {
             let Some(st) = &h.stanza else { continue };
             let Some(r) = st.reference() else { continue };
             let (kind, namespace) = wanted(h, st.schema, r);
-            let found = self.policies.iter().position(|p| p.kind == kind && p.name == r.name && p.namespace == namespace);
+            let found = self
+                .policies
+                .iter()
+                .position(|p| p.kind == kind && p.name == r.name && p.namespace == namespace);
             match found {
                 Some(i) => h.policy = Some(i),
                 None => {
@@ -173,7 +189,8 @@ impl Model {
                         Some(ns) => format!("{kind_name} `{}` in namespace `{ns}`", r.name),
                         None => format!("cluster-scoped {kind_name} `{}`", r.name),
                     };
-                    let candidates: Vec<&Policy> = self.policies.iter().filter(|p| p.kind == kind).collect();
+                    let candidates: Vec<&Policy> =
+                        self.policies.iter().filter(|p| p.kind == kind).collect();
                     let mut d = src
                         .at(&unresolved::RULE, r.span, format!("the change-management policy is not in the repository, so when changes may start is unknown: no {place}"))
                         .label("no such policy");
@@ -183,7 +200,13 @@ impl Model {
                             Some(ns) => format!("a {kind_name} `{}` exists in namespace `{ns}`; set the namespace or move the policy", p.name),
                             None => format!("`{}` exists but is cluster-scoped; this stanza needs it in namespace `{}`", p.name, namespace.clone().unwrap_or_default()),
                         })
-                    } else if let Some(s) = crate::text::closest(&r.name, candidates.iter().filter(|p| p.namespace == namespace).map(|p| p.name.as_str())) {
+                    } else if let Some(s) = crate::text::closest(
+                        &r.name,
+                        candidates
+                            .iter()
+                            .filter(|p| p.namespace == namespace)
+                            .map(|p| p.name.as_str()),
+                    ) {
                         d.help(format!("did you mean `{s}`?"))
                     } else {
                         d.help(format!("add the {kind_name} `{}`, or fix the name", r.name))
@@ -200,11 +223,20 @@ fn wanted(h: &Holder, schema: Schema, r: &PolicyRef) -> (PolicyKind, Option<Stri
     match schema {
         Schema::A => (
             PolicyKind::Cluster,
-            Some(r.namespace.clone().unwrap_or_else(|| h.kind.default_namespace(h.namespace.as_deref()))),
+            Some(
+                r.namespace
+                    .clone()
+                    .unwrap_or_else(|| h.kind.default_namespace(h.namespace.as_deref())),
+            ),
         ),
         Schema::B => match h.kind {
-            HolderKind::ClusterVersion | HolderKind::MachineConfigPool => (PolicyKind::Cluster, None),
-            HolderKind::HostedCluster | HolderKind::NodePool => (PolicyKind::Hosted, Some(h.namespace.clone().unwrap_or_default())),
+            HolderKind::ClusterVersion | HolderKind::MachineConfigPool => {
+                (PolicyKind::Cluster, None)
+            }
+            HolderKind::HostedCluster | HolderKind::NodePool => (
+                PolicyKind::Hosted,
+                Some(h.namespace.clone().unwrap_or_default()),
+            ),
         },
     }
 }

@@ -70,10 +70,20 @@ pub struct Policy {
 }
 
 /// Parses and validates a policy object.
-pub fn parse(index: usize, obj: &Object, kind: PolicyKind, now: i64, out: &mut Vec<Diagnostic>) -> Policy {
+pub fn parse(
+    index: usize,
+    obj: &Object,
+    kind: PolicyKind,
+    now: i64,
+    out: &mut Vec<Diagnostic>,
+) -> Policy {
     let src = Src::of(obj);
     let root = obj.root();
-    let namespace = root.path(&["metadata", "namespace"]).and_then(Node::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+    let namespace = root
+        .path(&["metadata", "namespace"])
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
     let mut p = Policy {
         index,
         kind,
@@ -97,15 +107,27 @@ pub fn parse(index: usize, obj: &Object, kind: PolicyKind, now: i64, out: &mut V
     };
     scope(&src, root, &p, out);
     let Some(spec) = root.get("spec").filter(|s| s.as_map().is_some()) else {
-        out.push(src.diag(&invalid::RULE, root.get("spec").unwrap_or(root), "the policy has no `spec`, so its strategy is unknown")
-            .help("add `spec.strategy: Permissive`, `Restrictive` or `MaintenanceSchedule`"));
+        out.push(
+            src.diag(
+                &invalid::RULE,
+                root.get("spec").unwrap_or(root),
+                "the policy has no `spec`, so its strategy is unknown",
+            )
+            .help("add `spec.strategy: Permissive`, `Restrictive` or `MaintenanceSchedule`"),
+        );
         p.readable = false;
         return p;
     };
     let ms = spec.entry("maintenanceSchedule");
     match spec.get("strategy") {
-        None => out.push(src.diag(&invalid::RULE, spec, "`spec.strategy` is missing, so when changes may start is unknown")
-            .help("set `strategy: Permissive`, `Restrictive` or `MaintenanceSchedule`")),
+        None => out.push(
+            src.diag(
+                &invalid::RULE,
+                spec,
+                "`spec.strategy` is missing, so when changes may start is unknown",
+            )
+            .help("set `strategy: Permissive`, `Restrictive` or `MaintenanceSchedule`"),
+        ),
         Some(s) => {
             p.strategy = match s.as_str() {
                 Some("Permissive") => Some(Strategy::Permissive),
@@ -114,7 +136,12 @@ pub fn parse(index: usize, obj: &Object, kind: PolicyKind, now: i64, out: &mut V
                 _ => {
                     let shown = s.key_text().unwrap_or(s.type_name());
                     let mut d = src.diag(&invalid::RULE, s, format!("`{shown}` is not a policy strategy, so when changes may start is unknown"));
-                    d = match s.as_str().and_then(|t| crate::text::closest(t, ["Permissive", "Restrictive", "MaintenanceSchedule"])) {
+                    d = match s.as_str().and_then(|t| {
+                        crate::text::closest(
+                            t,
+                            ["Permissive", "Restrictive", "MaintenanceSchedule"],
+                        )
+                    }) {
                         Some(c) => d.help(format!("did you mean `{c}`?")),
                         None => d.help("use Permissive, Restrictive or MaintenanceSchedule"),
                     };
@@ -169,18 +196,45 @@ fn scope(src: &Src<'_>, root: &Node, p: &Policy, out: &mut Vec<Diagnostic>) {
 /// Parses `spec.maintenanceSchedule`; `None` when its windows cannot be known.
 fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Option<Schedule> {
     if ms.is_null() {
-        return Some(Schedule { permit: false, dates: Dates::Every, start: 0, duration: None, exclude: false, exclusions: Vec::new() });
+        return Some(Schedule {
+            permit: false,
+            dates: Dates::Every,
+            start: 0,
+            duration: None,
+            exclude: false,
+            exclusions: Vec::new(),
+        });
     }
     if ms.as_map().is_none() {
-        out.push(src.diag(&invalid::RULE, ms, format!("`maintenanceSchedule` must be a mapping, not a {}", ms.type_name())).help("write `maintenanceSchedule: {permit: {…}, exclude: […]}`"));
+        out.push(
+            src.diag(
+                &invalid::RULE,
+                ms,
+                format!(
+                    "`maintenanceSchedule` must be a mapping, not a {}",
+                    ms.type_name()
+                ),
+            )
+            .help("write `maintenanceSchedule: {permit: {…}, exclude: […]}`"),
+        );
         return None;
     }
     let mut ok = true;
-    let mut s = Schedule { permit: false, dates: Dates::Every, start: 0, duration: None, exclude: false, exclusions: Vec::new() };
+    let mut s = Schedule {
+        permit: false,
+        dates: Dates::Every,
+        start: 0,
+        duration: None,
+        exclude: false,
+        exclusions: Vec::new(),
+    };
     if let Some(permit) = ms.get("permit").filter(|p| !p.is_null()) {
         s.permit = true;
         if permit.as_map().is_none() {
-            out.push(src.diag(&invalid::RULE, permit, "`permit` must be a mapping").help("write `permit: {recurrence: …, startTime: \"02:00\", duration: 4h}`"));
+            out.push(
+                src.diag(&invalid::RULE, permit, "`permit` must be a mapping")
+                    .help("write `permit: {recurrence: …, startTime: \"02:00\", duration: 4h}`"),
+            );
             return None;
         }
         match permit.get("recurrence").filter(|r| !r.is_null()) {
@@ -212,9 +266,15 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                 Some(t) => {
                     s.start = t.seconds;
                     if t.with_seconds {
-                        out.push(src.diag(&bad_time::RULE, st, "`startTime` has seconds; the proposal's format is `HH:MM`")
+                        out.push(
+                            src.diag(
+                                &bad_time::RULE,
+                                st,
+                                "`startTime` has seconds; the proposal's format is `HH:MM`",
+                            )
                             .severity(Severity::Warning)
-                            .help("write `HH:MM`, e.g. \"02:00\""));
+                            .help("write `HH:MM`, e.g. \"02:00\""),
+                        );
                     }
                 }
                 None => {
@@ -255,7 +315,14 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
         s.exclude = true;
         match ex.as_seq() {
             None => {
-                out.push(src.diag(&bad_exclusion::RULE, ex, format!("`exclude` must be a list, not a {}", ex.type_name())).help("write `exclude: [{fromDate: 2026-12-24, untilDate: 2027-01-02}]`"));
+                out.push(
+                    src.diag(
+                        &bad_exclusion::RULE,
+                        ex,
+                        format!("`exclude` must be a list, not a {}", ex.type_name()),
+                    )
+                    .help("write `exclude: [{fromDate: 2026-12-24, untilDate: 2027-01-02}]`"),
+                );
                 ok = false;
             }
             Some(items) => {
@@ -273,20 +340,46 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
 
 /// The excluded day range `[from, until)` of an `exclude[]` entry.
 fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i64, i64)> {
-    let date = |n: &Node| n.as_str().filter(|s| s.len() == 10).and_then(|s| s.parse::<jiff::civil::Date>().ok()).map(days::day);
+    let date = |n: &Node| {
+        n.as_str()
+            .filter(|s| s.len() == 10)
+            .and_then(|s| s.parse::<jiff::civil::Date>().ok())
+            .map(days::day)
+    };
     let Some(from_node) = item.get("fromDate") else {
-        out.push(src.diag(&bad_exclusion::RULE, item, "an exclusion without `fromDate` excludes nothing").help("add `fromDate: YYYY-MM-DD`"));
+        out.push(
+            src.diag(
+                &bad_exclusion::RULE,
+                item,
+                "an exclusion without `fromDate` excludes nothing",
+            )
+            .help("add `fromDate: YYYY-MM-DD`"),
+        );
         return None;
     };
     let Some(from) = date(from_node) else {
-        out.push(src.diag(&bad_exclusion::RULE, from_node, "`fromDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown").help("write e.g. `fromDate: 2026-12-24`"));
+        out.push(
+            src.diag(
+                &bad_exclusion::RULE,
+                from_node,
+                "`fromDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown",
+            )
+            .help("write e.g. `fromDate: 2026-12-24`"),
+        );
         return None;
     };
     let until = match item.get("untilDate").filter(|n| !n.is_null()) {
         None => from + 1,
         Some(u) => match date(u) {
             None => {
-                out.push(src.diag(&bad_exclusion::RULE, u, "`untilDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown").help("write e.g. `untilDate: 2027-01-02` (exclusive)"));
+                out.push(
+                    src.diag(
+                        &bad_exclusion::RULE,
+                        u,
+                        "`untilDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown",
+                    )
+                    .help("write e.g. `untilDate: 2027-01-02` (exclusive)"),
+                );
                 return None;
             }
             Some(until) if until <= from => {
@@ -301,7 +394,15 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
 }
 
 /// W106: a duration longer than the gap between two selected dates (windows overlap).
-fn overlapping(src: &Src<'_>, du: &Node, rec: &super::recur::Recurrence, start: i64, secs: i64, now: i64, out: &mut Vec<Diagnostic>) {
+fn overlapping(
+    src: &Src<'_>,
+    du: &Node,
+    rec: &super::recur::Recurrence,
+    start: i64,
+    secs: i64,
+    now: i64,
+    out: &mut Vec<Diagnostic>,
+) {
     let today = days::day_of(now);
     let dates = rec.dates(today, today + 800);
     let gap = dates.windows(2).map(|w| w[1] - w[0]).min();

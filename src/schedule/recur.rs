@@ -409,7 +409,10 @@ mod tests {
         // 2026-11-21 is day 20_778 = 3 × 6926: selected.
         let s = from(2026, 11, 21);
         assert_eq!(s % 3, 0);
-        assert_eq!(ymd(&r.dates(s, s + 7)), ["2026-11-21", "2026-11-24", "2026-11-27"]);
+        assert_eq!(
+            ymd(&r.dates(s, s + 7)),
+            ["2026-11-21", "2026-11-24", "2026-11-27"]
+        );
         let mut w = Recurrence::new(Freq::Weekly);
         w.interval = 2;
         w.by_day = vec![(0, 5)];

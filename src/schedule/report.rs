@@ -44,16 +44,34 @@ pub fn run(req: &Request) -> Result<(String, bool), Fatal> {
     let now = req.now.as_second();
     let mut diags = Vec::new();
     let model = Model::build(&inv, now, &mut diags);
-    lint::run(&model, &inv, now, Settings { min_permitted_hours: req.min_permitted_hours }, &mut diags);
+    lint::run(
+        &model,
+        &inv,
+        now,
+        Settings {
+            min_permitted_hours: req.min_permitted_hours,
+        },
+        &mut diags,
+    );
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     Ok((render(&model, &inv, now, req.count, &diags), errors))
 }
 
 /// Renders the report.
-pub fn render(model: &Model, inv: &Inventory, now: i64, count: usize, diags: &[Diagnostic]) -> String {
+pub fn render(
+    model: &Model,
+    inv: &Inventory,
+    now: i64,
+    count: usize,
+    diags: &[Diagnostic],
+) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Change-management policies (evaluated at {})", human(now));
+    let _ = writeln!(
+        out,
+        "Change-management policies (evaluated at {})",
+        human(now)
+    );
     if model.policies.is_empty() {
         let _ = writeln!(out, "  none\n");
     }
@@ -86,7 +104,13 @@ pub fn render(model: &Model, inv: &Inventory, now: i64, count: usize, diags: &[D
                     let _ = writeln!(out, "  next {} window(s):", windows.len());
                     for (a, b) in windows {
                         let mark = if a <= now { "  (open now)" } else { "" };
-                        let _ = writeln!(out, "    {} → {}  ({}){mark}", human(a), human(b), duration::show(b - a));
+                        let _ = writeln!(
+                            out,
+                            "    {} → {}  ({}){mark}",
+                            human(a),
+                            human(b),
+                            duration::show(b - a)
+                        );
                     }
                 }
             }
@@ -99,7 +123,11 @@ pub fn render(model: &Model, inv: &Inventory, now: i64, count: usize, diags: &[D
             }
         }
     }
-    let with_stanza: Vec<_> = model.holders.iter().filter(|h| h.stanza.is_some()).collect();
+    let with_stanza: Vec<_> = model
+        .holders
+        .iter()
+        .filter(|h| h.stanza.is_some())
+        .collect();
     if !with_stanza.is_empty() {
         let _ = writeln!(out, "\nStanzas (a material change merged now)");
         for h in with_stanza {
@@ -107,28 +135,50 @@ pub fn render(model: &Model, inv: &Inventory, now: i64, count: usize, diags: &[D
             let obj = &inv.objects[h.index];
             let d = decide(model, h, st, now);
             let at = d.at().map(|t| format!(" {}", human(t))).unwrap_or_default();
-            let _ = writeln!(out, "  {}  ({}:{}): {}{at} — {}", obj.id, obj.path, st.key_span.start.line, d.state(), d.reason());
+            let _ = writeln!(
+                out,
+                "  {}  ({}:{}): {}{at} — {}",
+                obj.id,
+                obj.path,
+                st.key_span.start.line,
+                d.state(),
+                d.reason()
+            );
         }
     }
-    let rest: Vec<&Diagnostic> = diags.iter().enumerate().filter(|(i, _)| !shown[*i]).map(|(_, d)| d).collect();
+    let rest: Vec<&Diagnostic> = diags
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !shown[*i])
+        .map(|(_, d)| d)
+        .collect();
     if !rest.is_empty() {
         let _ = writeln!(out, "\nOther findings");
         for d in rest {
             finding(&mut out, d);
         }
     }
-    let (e, w, i) = diags.iter().fold((0, 0, 0), |(e, w, i), d| match d.severity {
-        Severity::Error => (e + 1, w, i),
-        Severity::Warning => (e, w + 1, i),
-        Severity::Info => (e, w, i + 1),
-    });
+    let (e, w, i) = diags
+        .iter()
+        .fold((0, 0, 0), |(e, w, i), d| match d.severity {
+            Severity::Error => (e + 1, w, i),
+            Severity::Warning => (e, w + 1, i),
+            Severity::Info => (e, w, i + 1),
+        });
     let _ = writeln!(out, "\n{e} error(s), {w} warning(s), {i} info");
     out
 }
 
 fn finding(out: &mut String, d: &Diagnostic) {
-    let (line, col) = d.location.span.map_or((0, 0), |s| (s.start.line, s.start.col));
-    let _ = writeln!(out, "  {}:{line}:{col}  {} {}  {}", d.location.path, d.severity, d.code, d.message);
+    let (line, col) = d
+        .location
+        .span
+        .map_or((0, 0), |s| (s.start.line, s.start.col));
+    let _ = writeln!(
+        out,
+        "  {}:{line}:{col}  {} {}  {}",
+        d.location.path, d.severity, d.code, d.message
+    );
     if let Some(h) = &d.help {
         let _ = writeln!(out, "      help: {h}");
     }

@@ -6,12 +6,24 @@ use std::ops::Range;
 use super::recur::{Freq, Recurrence};
 use super::Finding;
 use crate::diagnostic::Severity;
-use crate::rules::{w102_invalid_rrule as invalid, w103_rrule_portability as portability};
 use crate::rules::w104_rare_dates as rare;
+use crate::rules::{w102_invalid_rrule as invalid, w103_rrule_portability as portability};
 
 const PARTS: [&str; 14] = [
-    "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
-    "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
+    "FREQ",
+    "UNTIL",
+    "COUNT",
+    "INTERVAL",
+    "BYSECOND",
+    "BYMINUTE",
+    "BYHOUR",
+    "BYDAY",
+    "BYMONTHDAY",
+    "BYYEARDAY",
+    "BYWEEKNO",
+    "BYMONTH",
+    "BYSETPOS",
+    "WKST",
 ];
 const WEEKDAYS: [&str; 7] = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 
@@ -50,8 +62,12 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let mut body_start = 0;
     if text.len() >= 6 && text[..6].eq_ignore_ascii_case("RRULE:") {
         out.push(
-            Finding::new(&portability::RULE, 0..6, "the `RRULE:` property name is not part of the value; it is ignored")
-                .help("write only the parts, e.g. `FREQ=WEEKLY;BYDAY=SA`"),
+            Finding::new(
+                &portability::RULE,
+                0..6,
+                "the `RRULE:` property name is not part of the value; it is ignored",
+            )
+            .help("write only the parts, e.g. `FREQ=WEEKLY;BYDAY=SA`"),
         );
         body_start = 6;
     }
@@ -70,17 +86,29 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         at += raw.len() + 1;
         if raw.is_empty() {
             // Point at the separator that has nothing after (or before) it.
-            let sep = if range.start > body_start { range.start - 1 } else { range.start };
+            let sep = if range.start > body_start {
+                range.start - 1
+            } else {
+                range.start
+            };
             out.push(
-                Finding::new(&invalid::RULE, sep..(sep + 1).min(text.len()), "empty RRULE part: the value is `NAME=VALUE` parts separated by single `;`")
-                    .help("remove the extra `;`"),
+                Finding::new(
+                    &invalid::RULE,
+                    sep..(sep + 1).min(text.len()),
+                    "empty RRULE part: the value is `NAME=VALUE` parts separated by single `;`",
+                )
+                .help("remove the extra `;`"),
             );
             continue;
         }
         let Some(eq) = raw.find('=') else {
             out.push(
-                Finding::new(&invalid::RULE, range.clone(), format!("`{raw}` is not a `NAME=VALUE` part"))
-                    .help("write parts like `FREQ=WEEKLY`"),
+                Finding::new(
+                    &invalid::RULE,
+                    range.clone(),
+                    format!("`{raw}` is not a `NAME=VALUE` part"),
+                )
+                .help("write parts like `FREQ=WEEKLY`"),
             );
             continue;
         };
@@ -101,7 +129,10 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             let mut f = Finding::new(
                 &invalid::RULE,
                 part.name_range.clone(),
-                format!("unknown RRULE part `{}`, so the rule is rejected", &text[part.name_range.clone()]),
+                format!(
+                    "unknown RRULE part `{}`, so the rule is rejected",
+                    &text[part.name_range.clone()]
+                ),
             );
             f = match crate::text::closest(&part.name, PARTS) {
                 Some(s) => f.help(format!("did you mean `{s}`?")),
@@ -115,9 +146,16 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 Finding::new(
                     &invalid::RULE,
                     part.range.clone(),
-                    format!("`{}` is given twice; RFC 5545 allows each part once", part.name),
+                    format!(
+                        "`{}` is given twice; RFC 5545 allows each part once",
+                        part.name
+                    ),
                 )
-                .help(format!("keep one `{}` (the first is at character {})", part.name, first.range.start + 1)),
+                .help(format!(
+                    "keep one `{}` (the first is at character {})",
+                    part.name,
+                    first.range.start + 1
+                )),
             );
             continue;
         }
@@ -127,15 +165,23 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let get = |name: &str| keep.iter().find(|p| p.name == name);
     let Some(freq_part) = get("FREQ") else {
         out.push(
-            Finding::new(&invalid::RULE, 0..text.len(), "the rule has no `FREQ`, which RFC 5545 requires")
-                .help("add `FREQ=DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY`"),
+            Finding::new(
+                &invalid::RULE,
+                0..text.len(),
+                "the rule has no `FREQ`, which RFC 5545 requires",
+            )
+            .help("add `FREQ=DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY`"),
         );
         return (None, out);
     };
     if keep.first().map(|p| p.name.as_str()) != Some("FREQ") {
         out.push(
-            Finding::new(&portability::RULE, freq_part.range.clone(), "`FREQ` is not the first part; some parsers require it first")
-                .help("move `FREQ=…` to the start"),
+            Finding::new(
+                &portability::RULE,
+                freq_part.range.clone(),
+                "`FREQ` is not the first part; some parsers require it first",
+            )
+            .help("move `FREQ=…` to the start"),
         );
     }
     let freq = match freq_part.value.as_str() {
@@ -145,14 +191,33 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         "YEARLY" => Some(Freq::Yearly),
         "HOURLY" | "MINUTELY" | "SECONDLY" => {
             out.push(
-                Finding::new(&invalid::RULE, freq_part.value_range.clone(), format!("`FREQ={}` selects times, but a maintenance schedule must select dates", freq_part.value))
-                    .help("use DAILY, WEEKLY, MONTHLY or YEARLY and set the time of day with `startTime`"),
+                Finding::new(
+                    &invalid::RULE,
+                    freq_part.value_range.clone(),
+                    format!(
+                        "`FREQ={}` selects times, but a maintenance schedule must select dates",
+                        freq_part.value
+                    ),
+                )
+                .help(
+                    "use DAILY, WEEKLY, MONTHLY or YEARLY and set the time of day with `startTime`",
+                ),
             );
             None
         }
         _ => {
-            let mut f = Finding::new(&invalid::RULE, freq_part.value_range.clone(), format!("unknown frequency `{}`", &text[freq_part.value_range.clone()]));
-            f = match crate::text::closest(&freq_part.value, ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]) {
+            let mut f = Finding::new(
+                &invalid::RULE,
+                freq_part.value_range.clone(),
+                format!(
+                    "unknown frequency `{}`",
+                    &text[freq_part.value_range.clone()]
+                ),
+            );
+            f = match crate::text::closest(
+                &freq_part.value,
+                ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"],
+            ) {
                 Some(s) => f.help(format!("did you mean `{s}`?")),
                 None => f.help("use DAILY, WEEKLY, MONTHLY or YEARLY"),
             };
@@ -166,27 +231,54 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         match part.name.as_str() {
             "FREQ" => {}
             "INTERVAL" => match part.value.parse::<u32>() {
-                Ok(n) if n >= 1 && part.value.bytes().all(|b| b.is_ascii_digit()) => rec.interval = n,
+                Ok(n) if n >= 1 && part.value.bytes().all(|b| b.is_ascii_digit()) => {
+                    rec.interval = n
+                }
                 _ => out.push(
-                    Finding::new(&invalid::RULE, part.value_range.clone(), format!("`INTERVAL={}` is not a positive integer", part.value))
-                        .help("write `INTERVAL=1` or more (the default is 1)"),
+                    Finding::new(
+                        &invalid::RULE,
+                        part.value_range.clone(),
+                        format!("`INTERVAL={}` is not a positive integer", part.value),
+                    )
+                    .help("write `INTERVAL=1` or more (the default is 1)"),
                 ),
             },
             "COUNT" | "UNTIL" => {
                 out.push(
-                    Finding::new(&invalid::RULE, part.range.clone(), format!("`{}` would end the schedule; a maintenance schedule must not end", part.name))
-                        .help(format!("remove `{}`; to stop changes, set the policy's strategy to Restrictive", part.name)),
+                    Finding::new(
+                        &invalid::RULE,
+                        part.range.clone(),
+                        format!(
+                            "`{}` would end the schedule; a maintenance schedule must not end",
+                            part.name
+                        ),
+                    )
+                    .help(format!(
+                        "remove `{}`; to stop changes, set the policy's strategy to Restrictive",
+                        part.name
+                    )),
                 );
                 if part.name == "UNTIL" && has("COUNT") {
                     out.push(
-                        Finding::new(&invalid::RULE, part.name_range.clone(), "`COUNT` and `UNTIL` are mutually exclusive (RFC 5545)")
-                            .help("remove both"),
+                        Finding::new(
+                            &invalid::RULE,
+                            part.name_range.clone(),
+                            "`COUNT` and `UNTIL` are mutually exclusive (RFC 5545)",
+                        )
+                        .help("remove both"),
                     );
                 }
             }
             "BYSECOND" | "BYMINUTE" | "BYHOUR" => out.push(
-                Finding::new(&invalid::RULE, part.range.clone(), format!("`{}` selects times, but a maintenance schedule selects dates", part.name))
-                    .help("remove it and set the time of day with `startTime`"),
+                Finding::new(
+                    &invalid::RULE,
+                    part.range.clone(),
+                    format!(
+                        "`{}` selects times, but a maintenance schedule selects dates",
+                        part.name
+                    ),
+                )
+                .help("remove it and set the time of day with `startTime`"),
             ),
             "BYMONTH" => {
                 for item in items(part) {
@@ -213,8 +305,15 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             "BYYEARDAY" => {
                 if matches!(freq, Some(Freq::Daily | Freq::Weekly | Freq::Monthly)) {
                     out.push(
-                        Finding::new(&invalid::RULE, part.name_range.clone(), format!("`BYYEARDAY` cannot be used with `FREQ={}` (RFC 5545)", freq_part.value))
-                            .help("use `FREQ=YEARLY`"),
+                        Finding::new(
+                            &invalid::RULE,
+                            part.name_range.clone(),
+                            format!(
+                                "`BYYEARDAY` cannot be used with `FREQ={}` (RFC 5545)",
+                                freq_part.value
+                            ),
+                        )
+                        .help("use `FREQ=YEARLY`"),
                     );
                 }
                 out.push(maybe_unsupported(part));
@@ -228,8 +327,12 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             "BYWEEKNO" => {
                 if freq.is_some() && freq != Some(Freq::Yearly) {
                     out.push(
-                        Finding::new(&invalid::RULE, part.name_range.clone(), "`BYWEEKNO` can only be used with `FREQ=YEARLY` (RFC 5545)")
-                            .help("use `FREQ=YEARLY`, or `FREQ=WEEKLY;INTERVAL=n` for every n-th week"),
+                        Finding::new(
+                            &invalid::RULE,
+                            part.name_range.clone(),
+                            "`BYWEEKNO` can only be used with `FREQ=YEARLY` (RFC 5545)",
+                        )
+                        .help("use `FREQ=YEARLY`, or `FREQ=WEEKLY;INTERVAL=n` for every n-th week"),
                     );
                 }
                 out.push(maybe_unsupported(part));
@@ -247,11 +350,17 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 }
             }
             "BYSETPOS" => {
-                let others = keep.iter().any(|p| p.name.starts_with("BY") && p.name != "BYSETPOS");
+                let others = keep
+                    .iter()
+                    .any(|p| p.name.starts_with("BY") && p.name != "BYSETPOS");
                 if !others {
                     out.push(
-                        Finding::new(&invalid::RULE, part.name_range.clone(), "`BYSETPOS` needs another `BYxxx` part to pick from (RFC 5545)")
-                            .help("add e.g. `BYDAY=MO,TU,WE,TH,FR` to pick from, or remove `BYSETPOS`"),
+                        Finding::new(
+                            &invalid::RULE,
+                            part.name_range.clone(),
+                            "`BYSETPOS` needs another `BYxxx` part to pick from (RFC 5545)",
+                        )
+                        .help("add e.g. `BYDAY=MO,TU,WE,TH,FR` to pick from, or remove `BYSETPOS`"),
                     );
                 }
                 for item in items(part) {
@@ -261,12 +370,23 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                     }
                 }
             }
-            "BYDAY" => by_day(part, freq, has("BYWEEKNO"), !rec.by_month.is_empty() || has("BYMONTH"), &mut rec, &mut out),
+            "BYDAY" => by_day(
+                part,
+                freq,
+                has("BYWEEKNO"),
+                !rec.by_month.is_empty() || has("BYMONTH"),
+                &mut rec,
+                &mut out,
+            ),
             "WKST" => match WEEKDAYS.iter().position(|w| *w == part.value) {
                 Some(w) => rec.wkst = w as u8,
                 None => out.push(
-                    Finding::new(&invalid::RULE, part.value_range.clone(), format!("`WKST={}` is not a weekday", part.value))
-                        .help("use one of MO, TU, WE, TH, FR, SA, SU"),
+                    Finding::new(
+                        &invalid::RULE,
+                        part.value_range.clone(),
+                        format!("`WKST={}` is not a weekday", part.value),
+                    )
+                    .help("use one of MO, TU, WE, TH, FR, SA, SU"),
                 ),
             },
             _ => {}
@@ -358,8 +478,12 @@ fn by_day(
                 Some(n) => n,
                 None => {
                     out.push(
-                        Finding::new(&invalid::RULE, item.range.start..item.range.start + num.len(), format!("`{num}` is not a valid BYDAY ordinal (1 to 53 or -53 to -1)"))
-                            .help("write e.g. `1MO` (first Monday) or `-1FR` (last Friday)"),
+                        Finding::new(
+                            &invalid::RULE,
+                            item.range.start..item.range.start + num.len(),
+                            format!("`{num}` is not a valid BYDAY ordinal (1 to 53 or -53 to -1)"),
+                        )
+                        .help("write e.g. `1MO` (first Monday) or `-1FR` (last Friday)"),
                     );
                     continue;
                 }
@@ -377,18 +501,34 @@ fn by_day(
                 }
                 Some(Freq::Yearly) if with_week_no => {
                     out.push(
-                        Finding::new(&invalid::RULE, num_range, "an ordinal weekday cannot be combined with `BYWEEKNO` (RFC 5545)")
-                            .help(format!("write `{day}` without the ordinal")),
+                        Finding::new(
+                            &invalid::RULE,
+                            num_range,
+                            "an ordinal weekday cannot be combined with `BYWEEKNO` (RFC 5545)",
+                        )
+                        .help(format!("write `{day}` without the ordinal")),
                     );
                     continue;
                 }
-                Some(Freq::Monthly) | Some(Freq::Yearly) if (freq == Some(Freq::Monthly) || with_month) && n.abs() > 5 => {
+                Some(Freq::Monthly) | Some(Freq::Yearly)
+                    if (freq == Some(Freq::Monthly) || with_month) && n.abs() > 5 =>
+                {
                     out.push(
-                        Finding::new(&rare::RULE, num_range, format!("no month has {} {day} days, so `{}` never matches", n.abs(), item.text))
-                            .help("a month has at most 5 of each weekday; use 1 to 5 or -1 to -5"),
+                        Finding::new(
+                            &rare::RULE,
+                            num_range,
+                            format!(
+                                "no month has {} {day} days, so `{}` never matches",
+                                n.abs(),
+                                item.text
+                            ),
+                        )
+                        .help("a month has at most 5 of each weekday; use 1 to 5 or -1 to -5"),
                     );
                 }
-                Some(Freq::Monthly) | Some(Freq::Yearly) if (freq == Some(Freq::Monthly) || with_month) && n.abs() == 5 => {
+                Some(Freq::Monthly) | Some(Freq::Yearly)
+                    if (freq == Some(Freq::Monthly) || with_month) && n.abs() == 5 =>
+                {
                     out.push(
                         Finding::new(&rare::RULE, num_range, format!("most months have only four of each weekday, so `{}` is skipped in those months", item.text))
                             .help(format!("use `-1{day}` for the last {day} of every month")),
@@ -409,12 +549,22 @@ fn rare_month_days(parts: &[Part], rec: &Recurrence, freq: Option<Freq>, out: &m
     let Some(part) = parts.iter().find(|p| p.name == "BYMONTHDAY") else {
         return;
     };
-    let months: Vec<i8> = if rec.by_month.is_empty() { (1..=12).collect() } else { rec.by_month.clone() };
+    let months: Vec<i8> = if rec.by_month.is_empty() {
+        (1..=12).collect()
+    } else {
+        rec.by_month.clone()
+    };
     let mut any_possible = false;
     let mut notes = Vec::new();
     for item in items(part) {
-        let Some(v) = signed(item.text, 31) else { continue };
-        let missing: Vec<i8> = months.iter().copied().filter(|&m| i64::from(v.abs()) > max_days(m)).collect();
+        let Some(v) = signed(item.text, 31) else {
+            continue;
+        };
+        let missing: Vec<i8> = months
+            .iter()
+            .copied()
+            .filter(|&m| i64::from(v.abs()) > max_days(m))
+            .collect();
         if missing.len() < months.len() {
             any_possible = true;
         }
@@ -425,13 +575,25 @@ fn rare_month_days(parts: &[Part], rec: &Recurrence, freq: Option<Freq>, out: &m
     for (item, missing) in notes {
         let names: Vec<&str> = missing.iter().map(|&m| month_name(m)).collect();
         let f = if missing.len() == months.len() {
-            let sev = if any_possible { Severity::Warning } else { Severity::Error };
+            let sev = if any_possible {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
             Finding::new(&rare::RULE, item.range.clone(), format!("day {} never occurs in {}, so it selects no date", item.text, names.join(", ")))
                 .help("invalid dates are skipped, not moved to the month's end; use a day that exists, or -1 for the last day")
                 .severity(sev)
         } else {
-            Finding::new(&rare::RULE, item.range.clone(), format!("day {} does not exist in {}; those months get no window", item.text, names.join(", ")))
-                .help("invalid dates are skipped, not moved; use -1 for the last day of every month")
+            Finding::new(
+                &rare::RULE,
+                item.range.clone(),
+                format!(
+                    "day {} does not exist in {}; those months get no window",
+                    item.text,
+                    names.join(", ")
+                ),
+            )
+            .help("invalid dates are skipped, not moved; use -1 for the last day of every month")
         };
         out.push(f);
     }
@@ -449,10 +611,22 @@ pub fn max_days(month: i8) -> i64 {
 /// English month name.
 pub fn month_name(m: i8) -> &'static str {
     const N: [&str; 12] = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
     ];
-    N.get(usize::try_from(m - 1).unwrap_or(0)).copied().unwrap_or("?")
+    N.get(usize::try_from(m - 1).unwrap_or(0))
+        .copied()
+        .unwrap_or("?")
 }
 
 #[cfg(test)]
@@ -471,7 +645,9 @@ mod tests {
     fn one(rule: &str) -> (&'static str, Severity, String) {
         let f = findings(rule);
         assert_eq!(f.len(), 1, "{rule}: {f:?}");
-        f.into_iter().next().unwrap_or(("", Severity::Info, String::new()))
+        f.into_iter()
+            .next()
+            .unwrap_or(("", Severity::Info, String::new()))
     }
 
     const E: Severity = Severity::Error;
@@ -504,13 +680,19 @@ mod tests {
         assert_eq!(one("FREQ=WEEKLY;;BYDAY=SA"), ("W102", E, ";".into()));
         assert_eq!(one("FREQ=DAILY;BYDAY"), ("W102", E, "BYDAY".into()));
         assert_eq!(one("FREQ=DAILY;BYDYA=SA"), ("W102", E, "BYDYA".into()));
-        assert_eq!(one("FREQ=WEEKLY;BYDAY=SA;BYDAY=SU"), ("W102", E, "BYDAY=SU".into()));
+        assert_eq!(
+            one("FREQ=WEEKLY;BYDAY=SA;BYDAY=SU"),
+            ("W102", E, "BYDAY=SU".into())
+        );
         assert_eq!(one("BYDAY=SA"), ("W102", E, "BYDAY=SA".into()));
         assert_eq!(
             one("RRULE:FREQ=WEEKLY;BYDAY=SA"),
             ("W103", W, "RRULE:".into())
         );
-        assert_eq!(one("BYDAY=SA;FREQ=WEEKLY"), ("W103", W, "FREQ=WEEKLY".into()));
+        assert_eq!(
+            one("BYDAY=SA;FREQ=WEEKLY"),
+            ("W103", W, "FREQ=WEEKLY".into())
+        );
     }
 
     #[test]
@@ -537,14 +719,26 @@ mod tests {
 
     #[test]
     fn value_ranges() {
-        assert_eq!(one("FREQ=YEARLY;BYMONTH=13;BYMONTHDAY=1"), ("W102", E, "13".into()));
+        assert_eq!(
+            one("FREQ=YEARLY;BYMONTH=13;BYMONTHDAY=1"),
+            ("W102", E, "13".into())
+        );
         assert_eq!(one("FREQ=MONTHLY;BYMONTHDAY=0"), ("W102", E, "0".into()));
         assert_eq!(one("FREQ=MONTHLY;BYMONTHDAY=1,,2"), ("W102", E, "".into()));
-        assert_eq!(one("FREQ=MONTHLY;BYMONTHDAY=-32"), ("W102", E, "-32".into()));
-        assert_eq!(one("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=367"), ("W102", E, "367".into()));
+        assert_eq!(
+            one("FREQ=MONTHLY;BYMONTHDAY=-32"),
+            ("W102", E, "-32".into())
+        );
+        assert_eq!(
+            one("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=367"),
+            ("W102", E, "367".into())
+        );
         assert_eq!(one("FREQ=WEEKLY;BYDAY=SA,XX"), ("W102", E, "XX".into()));
         assert_eq!(one("FREQ=YEARLY;BYDAY=54MO"), ("W102", E, "54".into()));
-        assert_eq!(one("FREQ=WEEKLY;BYDAY=SA;WKST=XY"), ("W102", E, "XY".into()));
+        assert_eq!(
+            one("FREQ=WEEKLY;BYDAY=SA;WKST=XY"),
+            ("W102", E, "XY".into())
+        );
     }
 
     #[test]
@@ -565,13 +759,19 @@ mod tests {
         );
         assert_eq!(
             findings("FREQ=MONTHLY;BYYEARDAY=100"),
-            vec![("W102", E, "BYYEARDAY".into()), ("W103", W, "BYYEARDAY".into())]
+            vec![
+                ("W102", E, "BYYEARDAY".into()),
+                ("W103", W, "BYYEARDAY".into())
+            ]
         );
         assert_eq!(
             findings("FREQ=WEEKLY;BYMONTHDAY=1;BYDAY=MO"),
             vec![("W102", E, "BYMONTHDAY".into())]
         );
-        assert_eq!(one("FREQ=MONTHLY;BYSETPOS=1"), ("W102", E, "BYSETPOS".into()));
+        assert_eq!(
+            one("FREQ=MONTHLY;BYSETPOS=1"),
+            ("W102", E, "BYSETPOS".into())
+        );
     }
 
     #[test]
@@ -586,7 +786,10 @@ mod tests {
     #[test]
     fn dates_that_rarely_or_never_occur() {
         assert_eq!(one("FREQ=MONTHLY;BYMONTHDAY=31"), ("W104", W, "31".into()));
-        assert_eq!(one("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"), ("W104", E, "30".into()));
+        assert_eq!(
+            one("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"),
+            ("W104", E, "30".into())
+        );
         assert_eq!(
             one("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=1,30"),
             ("W104", W, "30".into())

@@ -95,8 +95,19 @@ impl Stanza {
 }
 
 const A_KEYS: [&str; 3] = ["disabledUntil", "pausedUntil", "policy"];
-const B_KEYS: [&str; 4] = ["strategy", "byPolicy", "permissiveUntil", "restrictiveUntil"];
-const B_STRATEGIES: [&str; 5] = ["ByPolicy", "Permissive", "Restrictive", "PermissiveUntil", "RestrictiveUntil"];
+const B_KEYS: [&str; 4] = [
+    "strategy",
+    "byPolicy",
+    "permissiveUntil",
+    "restrictiveUntil",
+];
+const B_STRATEGIES: [&str; 5] = [
+    "ByPolicy",
+    "Permissive",
+    "Restrictive",
+    "PermissiveUntil",
+    "RestrictiveUntil",
+];
 const OLD_STRATEGIES: [&str; 4] = ["MaintenanceSchedule", "Disabled", "Assisted", "Manual"];
 
 /// Parses and validates a stanza; `None` when absent in effect (null, empty, or an unsupported
@@ -107,8 +118,17 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
         return None;
     }
     let Some(map) = node.as_map() else {
-        out.push(src.diag(&invalid::RULE, node, format!("`changeManagement` must be a mapping, not a {}", node.type_name()))
-            .help("write e.g. `changeManagement: {policy: {name: weekend}}`"));
+        out.push(
+            src.diag(
+                &invalid::RULE,
+                node,
+                format!(
+                    "`changeManagement` must be a mapping, not a {}",
+                    node.type_name()
+                ),
+            )
+            .help("write e.g. `changeManagement: {policy: {name: weekend}}`"),
+        );
         return Some(unreadable(entry));
     };
     let strategy_text = node.get("strategy").and_then(Node::as_str);
@@ -118,15 +138,31 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
             .help("move the schedule into a ChangeManagementPolicy and reference it with `policy: {name: …}` (or `strategy: ByPolicy` + `byPolicy`)"));
         return None;
     }
-    let a: Vec<&Entry> = map.iter().filter(|e| e.key.key_text().is_some_and(|k| A_KEYS.contains(&k))).collect();
-    let b: Vec<&Entry> = map.iter().filter(|e| e.key.key_text().is_some_and(|k| B_KEYS.contains(&k))).collect();
+    let a: Vec<&Entry> = map
+        .iter()
+        .filter(|e| e.key.key_text().is_some_and(|k| A_KEYS.contains(&k)))
+        .collect();
+    let b: Vec<&Entry> = map
+        .iter()
+        .filter(|e| e.key.key_text().is_some_and(|k| B_KEYS.contains(&k)))
+        .collect();
     for e in map {
         let k = e.key.key_text().unwrap_or_default();
         if !A_KEYS.contains(&k) && !B_KEYS.contains(&k) {
-            let mut d = src.diag(&invalid::RULE, &e.key, format!("unknown change-management field `{k}`; it is ignored")).severity(Severity::Warning);
+            let mut d = src
+                .diag(
+                    &invalid::RULE,
+                    &e.key,
+                    format!("unknown change-management field `{k}`; it is ignored"),
+                )
+                .severity(Severity::Warning);
             d = match crate::text::closest(k, A_KEYS.iter().chain(B_KEYS.iter()).copied()) {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
-                None => d.help(format!("fields are {} (Schema A) or {} (Schema B)", A_KEYS.join(", "), B_KEYS.join(", "))),
+                None => d.help(format!(
+                    "fields are {} (Schema A) or {} (Schema B)",
+                    A_KEYS.join(", "),
+                    B_KEYS.join(", ")
+                )),
             };
             out.push(d);
         }
@@ -179,14 +215,31 @@ fn unreadable(entry: &Entry) -> Stanza {
 
 fn parse_a(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
     for (key, slot) in [("disabledUntil", 0), ("pausedUntil", 1)] {
-        let Some(v) = node.get(key).filter(|v| !v.is_null()) else { continue };
+        let Some(v) = node.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
         match until_a(src, key, v, out) {
             Some(u) => {
                 if let Until::At(d) = u {
                     if d <= now {
-                        let then = if slot == 0 { "the stanza's other fields" } else { "the policy" };
-                        out.push(src.diag(&expired::RULE, v, format!("`{key}` expired on {}; the object now follows {then}", days::human(d)))
-                            .help(format!("remove `{key}` (or set \"false\"), or move the date forward")));
+                        let then = if slot == 0 {
+                            "the stanza's other fields"
+                        } else {
+                            "the policy"
+                        };
+                        out.push(
+                            src.diag(
+                                &expired::RULE,
+                                v,
+                                format!(
+                                    "`{key}` expired on {}; the object now follows {then}",
+                                    days::human(d)
+                                ),
+                            )
+                            .help(format!(
+                                "remove `{key}` (or set \"false\"), or move the date forward"
+                            )),
+                        );
                     }
                 }
                 if slot == 0 {
@@ -211,7 +264,11 @@ fn parse_a(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
 /// HyperShift's `pausedUntil` format: `"true"`/`"false"` (any capitalisation HyperShift takes) or
 /// RFC 3339, at most 35 characters; a YAML boolean is a type error.
 fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Option<Until> {
-    if let NodeKind::Scalar { value: Scalar::Bool(b), .. } = &v.kind {
+    if let NodeKind::Scalar {
+        value: Scalar::Bool(b),
+        ..
+    } = &v.kind
+    {
         out.push(src.diag(&invalid::RULE, v, format!("`{key}` is a YAML boolean, but the field is a string; the API server rejects it"))
             .help(format!("quote it: `{key}: \"{b}\"`")));
         return None;
@@ -229,13 +286,31 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
     let shape = s.len() <= 35 && s.len() >= 19 && {
         let b = s.as_bytes();
         let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
-        digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10) && b[10] == b'T' && digits(11..13) && b[13] == b':' && digits(14..16) && b[16] == b':' && digits(17..19)
+        digits(0..4)
+            && b[4] == b'-'
+            && digits(5..7)
+            && b[7] == b'-'
+            && digits(8..10)
+            && b[10] == b'T'
+            && digits(11..13)
+            && b[13] == b':'
+            && digits(14..16)
+            && b[16] == b':'
+            && digits(17..19)
     };
     match (shape, s.parse::<jiff::Timestamp>()) {
         (true, Ok(t)) => Some(Until::At(t.as_second())),
         (true, Err(_)) => {
-            out.push(src.diag(&invalid::RULE, v, format!("`{key}` is not an RFC 3339 date-time (a zone such as `Z` is required)"))
-                .help(format!("write e.g. `{key}: \"{}Z\"`", &s[..19])));
+            out.push(
+                src.diag(
+                    &invalid::RULE,
+                    v,
+                    format!(
+                        "`{key}` is not an RFC 3339 date-time (a zone such as `Z` is required)"
+                    ),
+                )
+                .help(format!("write e.g. `{key}: \"{}Z\"`", &s[..19])),
+            );
             None
         }
         (false, _) => {
@@ -246,17 +321,40 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
     }
 }
 
-fn reference(src: &Src<'_>, p: &Node, with_namespace: bool, out: &mut Vec<Diagnostic>) -> Option<PolicyRef> {
-    let Some(name) = p.get("name").and_then(|n| n.as_str().map(|s| (s, n.span))).filter(|(s, _)| !s.is_empty()) else {
-        out.push(src.diag(&invalid::RULE, p, "the policy reference has no `name`, so when changes may start is unknown").help("write `{name: <policy>}`"));
+fn reference(
+    src: &Src<'_>,
+    p: &Node,
+    with_namespace: bool,
+    out: &mut Vec<Diagnostic>,
+) -> Option<PolicyRef> {
+    let Some(name) = p
+        .get("name")
+        .and_then(|n| n.as_str().map(|s| (s, n.span)))
+        .filter(|(s, _)| !s.is_empty())
+    else {
+        out.push(
+            src.diag(
+                &invalid::RULE,
+                p,
+                "the policy reference has no `name`, so when changes may start is unknown",
+            )
+            .help("write `{name: <policy>}`"),
+        );
         return None;
     };
     let namespace = if with_namespace {
-        p.get("namespace").and_then(Node::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+        p.get("namespace")
+            .and_then(Node::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
     } else {
         None
     };
-    Some(PolicyRef { name: name.0.to_string(), namespace, span: name.1 })
+    Some(PolicyRef {
+        name: name.0.to_string(),
+        namespace,
+        span: name.1,
+    })
 }
 
 fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
@@ -266,7 +364,10 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
         st.valid = false;
         return;
     };
-    st.strategy = match s.as_str().and_then(|t| B_STRATEGIES.iter().position(|x| *x == t)) {
+    st.strategy = match s
+        .as_str()
+        .and_then(|t| B_STRATEGIES.iter().position(|x| *x == t))
+    {
         Some(0) => Some(StrategyB::ByPolicy),
         Some(1) => Some(StrategyB::Permissive),
         Some(2) => Some(StrategyB::Restrictive),
@@ -275,7 +376,10 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
         None => {
             let shown = s.key_text().unwrap_or(s.type_name());
             let mut d = src.diag(&invalid::RULE, s, format!("`{shown}` is not a change-management strategy, so when changes may start is unknown"));
-            d = match s.as_str().and_then(|t| crate::text::closest(t, B_STRATEGIES)) {
+            d = match s
+                .as_str()
+                .and_then(|t| crate::text::closest(t, B_STRATEGIES))
+            {
                 Some(c) => d.help(format!("did you mean `{c}`?")),
                 None => d.help(format!("use one of {}", B_STRATEGIES.join(", "))),
             };
@@ -287,13 +391,22 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
     if let Some(p) = node.get("byPolicy").filter(|p| !p.is_null()) {
         st.policy = reference(src, p, false, out);
     }
-    for (key, want) in [("permissiveUntil", StrategyB::PermissiveUntil), ("restrictiveUntil", StrategyB::RestrictiveUntil)] {
+    for (key, want) in [
+        ("permissiveUntil", StrategyB::PermissiveUntil),
+        ("restrictiveUntil", StrategyB::RestrictiveUntil),
+    ] {
         let v = node.get(key).filter(|v| !v.is_null());
         let strategy = st.strategy;
         match (v, strategy == Some(want)) {
             (Some(v), false) => {
-                out.push(src.diag(&invalid::RULE, v, format!("`{key}` is only valid with `strategy: {want:?}`"))
-                    .help(format!("remove `{key}`, or set `strategy: {want:?}`")));
+                out.push(
+                    src.diag(
+                        &invalid::RULE,
+                        v,
+                        format!("`{key}` is only valid with `strategy: {want:?}`"),
+                    )
+                    .help(format!("remove `{key}`, or set `strategy: {want:?}`")),
+                );
             }
             (None, true) => {
                 out.push(src.diag(&invalid::RULE, s, format!("`strategy: {want:?}` needs `{key}`, so when changes may start is unknown"))
@@ -324,8 +437,14 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                     }
                 }
                 None => {
-                    out.push(src.diag(&invalid::RULE, v, format!("`{key}` is not an RFC 3339 date-time"))
-                        .help(format!("write e.g. `{key}: \"2026-12-01T00:00:00Z\"`")));
+                    out.push(
+                        src.diag(
+                            &invalid::RULE,
+                            v,
+                            format!("`{key}` is not an RFC 3339 date-time"),
+                        )
+                        .help(format!("write e.g. `{key}: \"2026-12-01T00:00:00Z\"`")),
+                    );
                     st.valid = false;
                 }
             },
@@ -333,8 +452,14 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
         }
     }
     if st.strategy == Some(StrategyB::ByPolicy) && st.policy.is_none() {
-        out.push(src.diag(&invalid::RULE, s, "`strategy: ByPolicy` needs `byPolicy.name`, so when changes may start is unknown")
-            .help("add `byPolicy: {name: <policy>}`"));
+        out.push(
+            src.diag(
+                &invalid::RULE,
+                s,
+                "`strategy: ByPolicy` needs `byPolicy.name`, so when changes may start is unknown",
+            )
+            .help("add `byPolicy: {name: <policy>}`"),
+        );
         st.valid = false;
     }
 }

@@ -177,7 +177,9 @@ mod tests {
     use crate::schedule::rrule;
 
     fn at(s: &str) -> i64 {
-        s.parse::<jiff::Timestamp>().map(|t| t.as_second()).unwrap_or(i64::MIN)
+        s.parse::<jiff::Timestamp>()
+            .map(|t| t.as_second())
+            .unwrap_or(i64::MIN)
     }
 
     fn sched(rule: Option<&str>, start: i64, duration: Option<i64>) -> Schedule {
@@ -204,11 +206,16 @@ mod tests {
         let s = sched(Some("FREQ=WEEKLY;BYDAY=SA"), 20 * 3600, Some(8 * 3600));
         assert_eq!(
             s.next(at("2026-11-23T10:00:00Z")),
-            Next::At { start: at("2026-11-28T20:00:00Z"), end: at("2026-11-29T04:00:00Z") }
+            Next::At {
+                start: at("2026-11-28T20:00:00Z"),
+                end: at("2026-11-29T04:00:00Z")
+            }
         );
         assert_eq!(
             s.next(at("2026-11-29T03:00:00Z")),
-            Next::Now { until: at("2026-11-29T04:00:00Z") },
+            Next::Now {
+                until: at("2026-11-29T04:00:00Z")
+            },
             "Sunday 03:00 is still inside Saturday's window"
         );
     }
@@ -218,7 +225,9 @@ mod tests {
         let s = sched(Some("FREQ=WEEKLY;BYDAY=SA"), 0, None);
         assert_eq!(
             s.next(at("2026-11-28T23:59:00Z")),
-            Next::Now { until: at("2026-11-29T00:00:00Z") }
+            Next::Now {
+                until: at("2026-11-29T00:00:00Z")
+            }
         );
         let late = sched(Some("FREQ=WEEKLY;BYDAY=SA"), 20 * 3600, None);
         assert_eq!(late.window_len(), 4 * 3600);
@@ -231,7 +240,10 @@ mod tests {
         s.exclusions = vec![(day("2027-11-26"), day("2027-11-29"))];
         assert_eq!(
             s.next(at("2027-11-25T12:00:00Z")),
-            Next::At { start: at("2027-11-29T02:00:00Z"), end: at("2027-11-29T03:00:00Z") }
+            Next::At {
+                start: at("2027-11-29T02:00:00Z"),
+                end: at("2027-11-29T03:00:00Z")
+            }
         );
     }
 
@@ -240,15 +252,25 @@ mod tests {
         let t = at("2026-11-21T12:00:00Z");
         let mut s = sched(None, 0, None);
         s.permit = false;
-        assert_eq!(s.next(t), Next::Never, "null/null: restrictive indefinitely");
+        assert_eq!(
+            s.next(t),
+            Next::Never,
+            "null/null: restrictive indefinitely"
+        );
         s.exclude = true;
         s.exclusions = vec![(day("2026-11-21"), day("2026-11-22"))];
         assert_eq!(
             s.next(t),
-            Next::At { start: at("2026-11-22T00:00:00Z"), end: t + CAP_DAYS * DAY }
+            Next::At {
+                start: at("2026-11-22T00:00:00Z"),
+                end: t + CAP_DAYS * DAY
+            }
         );
         let every = sched(None, 0, None);
-        assert!(matches!(every.next(t), Next::Now { .. }), "permit without recurrence: every date");
+        assert!(
+            matches!(every.next(t), Next::Now { .. }),
+            "permit without recurrence: every date"
+        );
     }
 
     #[test]
@@ -273,7 +295,11 @@ mod tests {
             .collect();
         assert_eq!(
             starts,
-            ["2026-12-05T02:00:00Z", "2027-01-02T02:00:00Z", "2027-02-06T02:00:00Z"]
+            [
+                "2026-12-05T02:00:00Z",
+                "2027-01-02T02:00:00Z",
+                "2027-02-06T02:00:00Z"
+            ]
         );
     }
 }

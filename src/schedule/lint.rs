@@ -7,14 +7,15 @@ use nodecast_yaml::{Node, NodeKind, Scalar};
 use super::days::{self, DAY};
 use super::duration;
 use super::model::{Holder, HolderKind, Model, Src};
-use super::policy::Strategy;
+use super::policy::{PolicyKind, Strategy};
 use super::stanza::{Schema, StrategyB};
 use super::windows::{self, Next, Schedule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::Inventory;
 use crate::rules::{
-    w101_change_management_unreleased as unreleased, w108_schedule_never_opens as never,
-    w109_little_permitted_time as little, w114_unreferenced_policy as unreferenced,
+    w101_change_management_unreleased as unreleased, w107_invalid_exclusion as exclusion,
+    w108_schedule_never_opens as never, w109_little_permitted_time as little,
+    w110_invalid_policy as invalid, w114_unreferenced_policy as unreferenced,
     w115_master_stanza_differs as master, w116_windows_never_overlap as no_overlap,
     w117_empty_bypass_annotation as bypass,
 };
@@ -59,6 +60,23 @@ pub fn run(
         if p.strategy == Some(Strategy::MaintenanceSchedule) && p.readable {
             if let Some(s) = &p.schedule {
                 opens(&src, at, s, now, settings, out);
+                straddles(
+                    &src,
+                    ms.and_then(|m| m.get("exclude")).unwrap_or(at),
+                    s,
+                    now,
+                    out,
+                );
+            }
+        }
+        if p.kind == PolicyKind::Hosted && inv.manages("hypershift.openshift.io", "HostedCluster") {
+            let in_cluster_ns = inv
+                .of_kind("hypershift.openshift.io", "HostedCluster")
+                .any(|hc| hc.id.namespace == p.namespace);
+            if let (false, Some(ns)) = (in_cluster_ns, &p.namespace) {
+                let at = root.path(&["metadata", "namespace"]).unwrap_or(root);
+                out.push(src.diag(&invalid::RULE, at, format!("no HostedCluster lives in namespace `{ns}`; a HostedChangeManagementPolicy must be in its HostedCluster's namespace to be used"))
+                    .help("move the policy to the namespace of the HostedCluster and its NodePools"));
             }
         }
         let used = model.holders.iter().any(|h| {
@@ -123,6 +141,30 @@ fn opens(
                 duration::show(covered), days::human(st), settings.min_permitted_hours))
                 .help("widen the windows or shorten exclusions (the minimum is set with --min-permitted-hours)"));
             return;
+        }
+    }
+}
+
+/// Uncertain 3: a window that runs into an excluded day loses the excluded part; say so once.
+fn straddles(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, out: &mut Vec<Diagnostic>) {
+    if !s.permit || s.exclusions.is_empty() {
+        return;
+    }
+    let end = now + 365 * DAY;
+    let mut probe = s.clone();
+    probe.exclusions.clear();
+    for (a, b) in probe.intervals(now, end) {
+        for &(from, until) in &s.exclusions {
+            for boundary in [from * DAY, until * DAY] {
+                if a < boundary && boundary < b {
+                    out.push(src.diag(&exclusion::RULE, at, format!(
+                        "the window {} → {} runs across an exclusion boundary ({}); only the part outside the excluded days is permitted",
+                        days::human(a), days::human(b), days::human(boundary)))
+                        .severity(Severity::Warning)
+                        .help("exclusions remove whole UTC days; move the exclusion or the window if the cut is not intended"));
+                    return;
+                }
+            }
         }
     }
 }

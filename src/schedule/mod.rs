@@ -92,7 +92,10 @@ pub fn string_span(outer: &str, node: &Node, range: Range<usize>) -> Span {
     };
     let start = map.offsets.get(range.start).copied();
     let end = if range.end > range.start {
-        let last = range.end - 1;
+        let mut last = range.end - 1;
+        while last > 0 && !text.is_char_boundary(last) {
+            last -= 1;
+        }
         let width = text
             .get(last..)
             .and_then(|s| s.chars().next())

@@ -60,7 +60,10 @@ fn items<'a>(part: &'a Part) -> Vec<Item<'a>> {
 pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let mut out = Vec::new();
     let mut body_start = 0;
-    if text.len() >= 6 && text[..6].eq_ignore_ascii_case("RRULE:") {
+    if text
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("RRULE:"))
+    {
         out.push(
             Finding::new(
                 &portability::RULE,
@@ -116,7 +119,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         parts.push(Part {
             name,
             name_range: range.start..range.start + eq,
-            value: raw[eq + 1..].trim().to_ascii_uppercase(),
+            value: raw[eq + 1..].to_ascii_uppercase(),
             value_range: range.start + eq + 1..range.end,
             range,
         });
@@ -462,7 +465,10 @@ fn by_day(
     out: &mut Vec<Finding>,
 ) {
     for item in items(part) {
-        let split = item.text.len().saturating_sub(2);
+        let mut split = item.text.len().saturating_sub(2);
+        while !item.text.is_char_boundary(split) {
+            split -= 1;
+        }
         let (num, day) = (&item.text[..split], &item.text[split..]);
         let Some(w) = WEEKDAYS.iter().position(|d| *d == day) else {
             out.push(
@@ -781,6 +787,38 @@ mod tests {
             one("FREQ=WEEKLY;INTERVAL=2;BYDAY=SA"),
             ("W103", W, "INTERVAL=2".into())
         );
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let alphabet: Vec<char> = "FREQ=WEEKLY;BYDAY,-+0123456789MOTUSAÄ€😀=;, RRULE:"
+            .chars()
+            .collect();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 24) as usize;
+            let s: String = (0..len)
+                .map(|i| alphabet[((x >> (i % 50)) as usize + i * 7) % alphabet.len()])
+                .collect();
+            let (_, findings) = parse(&s);
+            for f in findings {
+                assert!(s.get(f.range.clone()).is_some(), "{s:?}: {f:?}");
+            }
+        }
+        for s in [
+            "BYDAY=€",
+            "FREQ=MONTHLY;BYDAY=1€",
+            "RRULE",
+            "RRULÄ:x",
+            ";",
+            "=",
+            "FREQ=",
+        ] {
+            let _ = parse(s);
+        }
     }
 
     #[test]

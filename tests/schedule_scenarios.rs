@@ -715,3 +715,39 @@ fn check_exits_1_on_schedule_errors_and_accepts_enforce_windows() {
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
+
+#[test]
+fn the_proposed_demo_policy_is_clean_and_defers_the_workers_rollout() {
+    let policy = std::fs::read_to_string(
+        common::project_root().join("testdata/schedule/demo-change-policy.yaml"),
+    )
+    .expect("policy");
+    let tree = Tree::new(&[
+        ("hostedcluster.yaml", &hosted_cluster("prod", "4.18.9")),
+        ("change-policy.yaml", &policy),
+        (
+            "nodepool.yaml",
+            &node_pool("    strategy: ByPolicy\n    byPolicy:\n      name: prod-east-weekend\n"),
+        ),
+    ]);
+    let (out, diags) = tree.apply(
+        "2026-11-25T10:00:00Z",
+        vec![np(Action::Replace, Some(4))],
+        |o| o.min_permitted_hours = 48,
+    );
+    assert_eq!(codes(&diags), vec![]);
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2026-11-28T02:00:00Z".into()))
+    );
+    // During the year-end freeze the next window is Saturday 2 January 2027.
+    let (out, _) = tree.apply(
+        "2026-12-23T10:00:00Z",
+        vec![np(Action::Replace, Some(4))],
+        |_| {},
+    );
+    assert_eq!(
+        when(&out[0]),
+        ("window".into(), Some("2027-01-02T02:00:00Z".into()))
+    );
+}

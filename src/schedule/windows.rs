@@ -78,6 +78,8 @@ impl Schedule {
         if len <= 0 {
             return Vec::new();
         }
+        // A window longer than the search cap is open for the whole cap (and keeps the loop small).
+        let len = len.min((CAP_DAYS + 2) * DAY);
         let spill = (start + len + DAY - 1) / DAY + 1;
         let (d0, d1) = (days::day_of(from) - spill, days::day_of(to) + 1);
         let selected: Vec<i64> = match dates {

@@ -751,3 +751,46 @@ fn the_proposed_demo_policy_is_clean_and_defers_the_workers_rollout() {
         ("window".into(), Some("2027-01-02T02:00:00Z".into()))
     );
 }
+
+#[test]
+fn a_changed_policy_is_not_reported_as_an_unmodelled_node_change() {
+    let before = Tree::new(&[
+        (
+            "policy.yaml",
+            &policy_a("weekend", "MaintenanceSchedule", WEEKEND_A),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: weekend\n"),
+        ),
+    ]);
+    let after = Tree::new(&[
+        (
+            "policy.yaml",
+            &policy_a(
+                "weekend",
+                "MaintenanceSchedule",
+                &WEEKEND_A.replace("4h", "6h"),
+            ),
+        ),
+        (
+            "pools.yaml",
+            &pool("worker", "    policy:\n      name: weekend\n"),
+        ),
+    ]);
+    let run = nodecast(
+        before.0.path(),
+        &[
+            "check",
+            "--base-dir",
+            &before.0.path().display().to_string(),
+            &after.0.path().display().to_string(),
+            "--now",
+            "2026-11-25T10:00:00Z",
+            "--min-permitted-hours",
+            "0",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("no node impact"), "{}", run.stdout);
+}

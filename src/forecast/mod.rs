@@ -161,6 +161,7 @@ pub struct Forecast {
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     let _ = input;
+    crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
             a.action,

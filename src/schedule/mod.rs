@@ -29,6 +29,19 @@ pub use apply::apply;
 use crate::diagnostic::Severity;
 use crate::rules::Rule;
 
+/// Marks changed change-management policies as judged: editing a policy moves windows but never
+/// touches a node, so the report must not list it as "not yet modelled; assume a rollout".
+pub fn cover(input: &crate::forecast::Input<'_>, out: &mut crate::forecast::Forecast) {
+    for change in &input.diff.changes {
+        if matches!(
+            change.id.kind.as_str(),
+            "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
+        ) {
+            out.covered.insert(change.id.clone());
+        }
+    }
+}
+
 /// A finding inside a string value, by byte range of its decoded text.
 #[derive(Clone)]
 pub struct Finding {

@@ -30,6 +30,7 @@ pub(crate) mod w116_windows_never_overlap;
 pub(crate) mod w117_empty_bypass_annotation;
 pub(crate) mod w118_rollout_outside_window;
 pub(crate) mod w119_rollout_exceeds_window;
+pub(crate) mod w120_pool_machine_config_target;
 mod y001_yaml_syntax;
 mod y002_duplicate_key;
 mod y003_yaml11_ambiguity;
@@ -97,6 +98,7 @@ pub static ALL: &[&Rule] = &[
     &w117_empty_bypass_annotation::RULE,
     &w118_rollout_outside_window::RULE,
     &w119_rollout_exceeds_window::RULE,
+    &w120_pool_machine_config_target::RULE,
     &y001_yaml_syntax::RULE,
     &y002_duplicate_key::RULE,
     &y003_yaml11_ambiguity::RULE,

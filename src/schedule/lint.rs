@@ -17,7 +17,7 @@ use crate::rules::{
     w108_schedule_never_opens as never, w109_little_permitted_time as little,
     w110_invalid_policy as invalid, w114_unreferenced_policy as unreferenced,
     w115_master_stanza_differs as master, w116_windows_never_overlap as no_overlap,
-    w117_empty_bypass_annotation as bypass,
+    w117_empty_bypass_annotation as bypass, w120_pool_machine_config_target as target,
 };
 
 /// The bypass annotation (domain doc 4.13).
@@ -90,6 +90,7 @@ pub fn run(
         }
     }
     master_pools(model, inv, out);
+    pool_targets(inv, out);
     overlaps(model, inv, now, out);
     bypass_annotations(inv, out);
 }
@@ -299,6 +300,47 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
             "give the workers windows that start during or right after the control plane's windows",
         ));
         let _ = windows::total(&a);
+    }
+}
+
+/// W120: `spec.machineConfig` of MachineConfigPools (`name`, `validation`, `validAfter`).
+fn pool_targets(inv: &Inventory, out: &mut Vec<Diagnostic>) {
+    for obj in inv.of_kind("machineconfiguration.openshift.io", "MachineConfigPool") {
+        let Some(mc) = obj.root().path(&["spec", "machineConfig"]) else {
+            continue;
+        };
+        let src = Src::of(obj);
+        let pool = &obj.id.name;
+        if let Some(n) = mc.get("name").filter(|n| !n.is_null()) {
+            let rendered = n
+                .as_str()
+                .and_then(|s| s.strip_prefix(&format!("rendered-{pool}-")))
+                .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+            if !rendered {
+                out.push(src.diag(&target::RULE, n, format!("`machineConfig.name` should name a rendered config of pool `{pool}` (`rendered-{pool}-<hash>`)"))
+                    .severity(Severity::Warning)
+                    .help(format!("use the name of a rendered config, e.g. `rendered-{pool}-` followed by its hash (`oc get machineconfig`)")));
+            }
+        }
+        for (key, allowed) in [
+            ("validation", &["Default", "None"][..]),
+            ("validAfter", &["CanaryUpgrade", "Immediate"][..]),
+        ] {
+            let Some(v) = mc.get(key).filter(|v| !v.is_null()) else {
+                continue;
+            };
+            if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
+                let shown = v.key_text().unwrap_or(v.type_name());
+                out.push(
+                    src.diag(
+                        &target::RULE,
+                        v,
+                        format!("`{shown}` is not a valid `machineConfig.{key}`"),
+                    )
+                    .help(format!("use {}", allowed.join(" or "))),
+                );
+            }
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The effective change-management state of an object at an instant, and when a material change
 //! may start (domain doc section 5).
 
-use super::days::{self, human};
+use super::days::human;
 use super::duration;
 use super::model::{Holder, Model};
 use super::policy::Strategy;
@@ -263,9 +263,4 @@ fn follow_policy(model: &Model, holder: &Holder, t: i64) -> Decision {
             }
         }
     }
-}
-
-/// `Sat 2026-11-28 02:00 UTC` (re-exported for messages).
-pub fn show(t: i64) -> String {
-    days::human(t)
 }

@@ -9,7 +9,7 @@ use super::duration;
 use super::model::{Holder, HolderKind, Model, Src};
 use super::policy::{PolicyKind, Strategy};
 use super::stanza::{Schema, StrategyB};
-use super::windows::{self, Next, Schedule};
+use super::windows::{Next, Schedule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::Inventory;
 use crate::rules::{
@@ -299,7 +299,6 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
         out.push(d.help(
             "give the workers windows that start during or right after the control plane's windows",
         ));
-        let _ = windows::total(&a);
     }
 }
 

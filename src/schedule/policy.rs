@@ -294,7 +294,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                 Some(secs) if secs > 0 => {
                     s.duration = Some(secs);
                     if let Dates::Rule(rec) = &s.dates {
-                        overlapping(src, du, rec, s.start, secs, now, out);
+                        overlapping(src, du, rec, secs, now, out);
                     } else if secs > DAY {
                         out.push(src.diag(&overlap::RULE, du, format!("windows of {} on every date overlap: changes may start at any time", duration::show(secs)))
                             .help("shorten `duration` to 24h or less, or use `strategy: Permissive`"));
@@ -398,7 +398,6 @@ fn overlapping(
     src: &Src<'_>,
     du: &Node,
     rec: &super::recur::Recurrence,
-    start: i64,
     secs: i64,
     now: i64,
     out: &mut Vec<Diagnostic>,
@@ -412,5 +411,4 @@ fn overlapping(
                 .help(format!("shorten `duration` to at most {}h, or use `strategy: Permissive` if changes may start any time", gap * 24)));
         }
     }
-    let _ = start;
 }

@@ -175,7 +175,6 @@ pub fn total(stretches: &[(i64, i64)]) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::recur::Freq;
     use crate::schedule::rrule;
 
     fn at(s: &str) -> i64 {
@@ -284,7 +283,6 @@ mod tests {
             s.intervals(at("2026-11-28T00:00:00Z"), at("2026-11-30T00:00:00Z")),
             vec![(at("2026-11-28T20:00:00Z"), at("2026-11-29T00:00:00Z"))]
         );
-        let _ = Freq::Daily;
     }
 
     #[test]

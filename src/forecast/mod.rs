@@ -163,6 +163,7 @@ pub struct Forecast {
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     hypershift::forecast(input, &mut out);
+    crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
             a.action,

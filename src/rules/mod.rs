@@ -28,6 +28,26 @@ mod k003_invalid_name;
 mod k004_duplicate_object;
 mod k005_unknown_kind;
 mod r001_missing_reference;
+pub(crate) mod w101_change_management_unreleased;
+pub(crate) mod w102_invalid_rrule;
+pub(crate) mod w103_rrule_portability;
+pub(crate) mod w104_rare_dates;
+pub(crate) mod w105_invalid_window_time;
+pub(crate) mod w106_overlapping_windows;
+pub(crate) mod w107_invalid_exclusion;
+pub(crate) mod w108_schedule_never_opens;
+pub(crate) mod w109_little_permitted_time;
+pub(crate) mod w110_invalid_policy;
+pub(crate) mod w111_invalid_stanza;
+pub(crate) mod w112_expired_until;
+pub(crate) mod w113_unresolved_policy;
+pub(crate) mod w114_unreferenced_policy;
+pub(crate) mod w115_master_stanza_differs;
+pub(crate) mod w116_windows_never_overlap;
+pub(crate) mod w117_empty_bypass_annotation;
+pub(crate) mod w118_rollout_outside_window;
+pub(crate) mod w119_rollout_exceeds_window;
+pub(crate) mod w120_pool_machine_config_target;
 mod y001_yaml_syntax;
 mod y002_duplicate_key;
 mod y003_yaml11_ambiguity;
@@ -93,6 +113,26 @@ pub static ALL: &[&Rule] = &[
     &k004_duplicate_object::RULE,
     &k005_unknown_kind::RULE,
     &r001_missing_reference::RULE,
+    &w101_change_management_unreleased::RULE,
+    &w102_invalid_rrule::RULE,
+    &w103_rrule_portability::RULE,
+    &w104_rare_dates::RULE,
+    &w105_invalid_window_time::RULE,
+    &w106_overlapping_windows::RULE,
+    &w107_invalid_exclusion::RULE,
+    &w108_schedule_never_opens::RULE,
+    &w109_little_permitted_time::RULE,
+    &w110_invalid_policy::RULE,
+    &w111_invalid_stanza::RULE,
+    &w112_expired_until::RULE,
+    &w113_unresolved_policy::RULE,
+    &w114_unreferenced_policy::RULE,
+    &w115_master_stanza_differs::RULE,
+    &w116_windows_never_overlap::RULE,
+    &w117_empty_bypass_annotation::RULE,
+    &w118_rollout_outside_window::RULE,
+    &w119_rollout_exceeds_window::RULE,
+    &w120_pool_machine_config_target::RULE,
     &y001_yaml_syntax::RULE,
     &y002_duplicate_key::RULE,
     &y003_yaml11_ambiguity::RULE,

@@ -8,6 +8,7 @@ pub mod check;
 pub mod color;
 pub mod diagnostic;
 pub mod diff;
+pub mod fingerprint;
 pub mod forecast;
 pub mod inventory;
 pub mod parse;

@@ -23,7 +23,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Compare two revisions of a manifest repository: forecast node impact and report findings.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule with its code, default severity and summary.
     Rules,
     /// Print the documentation page of a rule.
@@ -54,9 +54,18 @@ struct CheckArgs {
     /// Lint the head alone; compare with nothing.
     #[arg(long)]
     no_base: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else human).
+    #[arg(long, value_enum, env = "NODECAST_FORMAT")]
+    format: Option<Format>,
+    /// Also write the SARIF report to FILE (for code scanning upload).
+    #[arg(long, value_name = "FILE")]
+    output_sarif: Option<PathBuf>,
+    /// Also write the JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_json: Option<PathBuf>,
+    /// Also write the Markdown summary to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_markdown: Option<PathBuf>,
     /// Fail (exit 1) on findings at or above this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
@@ -88,6 +97,9 @@ struct CheckArgs {
 enum Format {
     Human,
     Json,
+    Sarif,
+    Github,
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,7 +119,7 @@ enum ColorArg {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
         Command::Rules => {
             let mut out = String::new();
             for r in rules::ALL {
@@ -148,6 +160,49 @@ fn print(s: &str) -> Result<(), Fatal> {
     }
 }
 
+fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<String, Fatal> {
+    let json = |v: serde_json::Value| {
+        let mut s = serde_json::to_string_pretty(&v)
+            .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
+        s.push('\n');
+        Ok::<String, Fatal>(s)
+    };
+    Ok(match format {
+        Format::Json => json(report::json::report(outcome))?,
+        Format::Sarif => json(report::sarif::report(outcome))?,
+        Format::Github => report::github::render(outcome),
+        Format::Markdown => report::markdown::render(outcome, usize::MAX),
+        Format::Human => {
+            let choice = match color {
+                ColorArg::Auto => ColorChoice::Auto,
+                ColorArg::Always => ColorChoice::Always,
+                ColorArg::Never => ColorChoice::Never,
+            };
+            let color = color::decide(
+                choice,
+                |k| std::env::var(k).ok(),
+                std::io::stdout().is_terminal(),
+            );
+            human::render(outcome, human::Style { color, width: 100 })
+        }
+    })
+}
+
+/// In GitHub Actions: the Markdown step summary and the step outputs.
+fn publish_to_actions(outcome: &check::Outcome) -> Result<(), Fatal> {
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let summary = report::markdown::render(outcome, report::markdown::STEP_SUMMARY_BUDGET);
+        report::github::append(std::path::Path::new(&path), &summary)?;
+    }
+    if let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty()) {
+        report::github::append(
+            std::path::Path::new(&path),
+            &report::github::outputs(outcome),
+        )?;
+    }
+    Ok(())
+}
+
 fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     let now = match &args.now {
         Some(s) => s.parse::<jiff::Timestamp>().map_err(|e| {
@@ -183,27 +238,32 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     }
     options.cluster_roots = args.cluster_root.clone();
     let outcome = check::run(&options)?;
-    let rendered = match args.format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report::json::report(&outcome))
-                .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
-            s.push('\n');
-            s
+    let format = args.format.unwrap_or_else(|| {
+        if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+            Format::Github
+        } else {
+            Format::Human
         }
-        Format::Human => {
-            let choice = match args.color {
-                ColorArg::Auto => ColorChoice::Auto,
-                ColorArg::Always => ColorChoice::Always,
-                ColorArg::Never => ColorChoice::Never,
-            };
-            let color = color::decide(
-                choice,
-                |k| std::env::var(k).ok(),
-                std::io::stdout().is_terminal(),
-            );
-            human::render(&outcome, human::Style { color, width: 100 })
+    });
+    for (file, format) in [
+        (&args.output_sarif, Format::Sarif),
+        (&args.output_json, Format::Json),
+        (&args.output_markdown, Format::Markdown),
+    ] {
+        if let Some(file) = file {
+            let text = render(&outcome, format, args.color)?;
+            std::fs::write(file, text).map_err(|e| {
+                Fatal::new(
+                    format!("cannot write {}: {e}", file.display()),
+                    "pass a writable path",
+                )
+            })?;
         }
-    };
+    }
+    let rendered = render(&outcome, format, args.color)?;
+    if let Format::Github = format {
+        publish_to_actions(&outcome)?;
+    }
     print(&rendered)?;
     let threshold = match args.fail_on {
         FailOn::Error => Severity::Error,

@@ -1,7 +1,10 @@
 //! Report stage: renders the outcome for people (human) and programs (json).
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -221,7 +221,24 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         base_dir: args.base_dir.clone(),
         no_base: args.no_base,
         max_file_size: args.max_file_size,
+        merge_base: false,
     };
+    let mut req = req;
+    let explicit =
+        req.base.is_some() || req.head.is_some() || req.base_dir.is_some() || req.no_base;
+    if !explicit {
+        // pre-commit's ref range applies to hooks (even with --staged); a GitHub event does not
+        // override --staged.
+        match nodecast::source::ci::range(&|k| std::env::var(k).ok())? {
+            Some(ci) if ci.head.is_some() || !req.staged => {
+                req.staged = req.staged && ci.head.is_none();
+                req.base = Some(ci.base);
+                req.head = ci.head;
+                req.merge_base = ci.merge_base;
+            }
+            _ => {}
+        }
+    }
     let mut options = check::Options::new(req, now);
     options.verbose = args.verbose;
     for spec in &args.assume_nodes {

@@ -164,6 +164,49 @@ pub fn outputs(o: &Outcome) -> String {
 mod tests {
     use super::*;
 
+    use crate::diagnostic::Location;
+    use nodecast_yaml::{Pos, Span};
+
+    fn span(l1: u32, c1: u32, l2: u32, c2: u32) -> Span {
+        Span {
+            start: Pos {
+                offset: 0,
+                line: l1,
+                col: c1,
+            },
+            end: Pos {
+                offset: 10,
+                line: l2,
+                col: c2,
+            },
+        }
+    }
+
+    #[test]
+    fn annotations_drop_columns_when_multi_line() {
+        let rule = crate::rules::find("Y002").expect("Y002");
+        let one = Diagnostic::new(
+            rule,
+            "dup: a, b",
+            Location::head("a,b.yaml", span(5, 3, 5, 7)),
+        )
+        .help("remove one");
+        assert_eq!(
+            annotation(&one, &Texts::default()),
+            "::error file=a%2Cb.yaml,line=5,col=3,endLine=5,endColumn=7,title=nodecast (Y002)::dup: a, b%0Ahelp: remove one%0Adocs: https://github.com/nodecast/nodecast/blob/main/rules/Y002.md"
+        );
+        let multi = Diagnostic::new(rule, "m", Location::head("x.yaml", span(5, 3, 7, 2)))
+            .severity(Severity::Info);
+        assert_eq!(
+            annotation(&multi, &Texts::default()),
+            "::notice file=x.yaml,line=5,endLine=7,title=nodecast (Y002)::m%0Adocs: https://github.com/nodecast/nodecast/blob/main/rules/Y002.md"
+        );
+        let file =
+            Diagnostic::new(rule, "f", Location::head_file("b.yaml")).severity(Severity::Warning);
+        assert!(annotation(&file, &Texts::default())
+            .starts_with("::warning file=b.yaml,title=nodecast (Y002)::f"));
+    }
+
     #[test]
     fn escaping_follows_the_workflow_command_rules() {
         assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0D%0Ab");

@@ -163,6 +163,91 @@ fn cell(s: &str) -> String {
 mod tests {
     use super::*;
 
+    use crate::diagnostic::{Diagnostic, Location};
+    use crate::forecast::{Action, Cause, Impact, Rollout, Target, When};
+    use crate::source::{SnapshotInfo, SourceKind};
+
+    pub(crate) fn outcome(forecast: Vec<Impact>, diagnostics: Vec<Diagnostic>) -> Outcome {
+        let info = |label: &str| SnapshotInfo {
+            kind: SourceKind::Git,
+            rev: None,
+            label: label.into(),
+        };
+        Outcome {
+            base_info: info("main"),
+            head_info: info("working tree"),
+            has_base: true,
+            files: Default::default(),
+            base: Default::default(),
+            head: Default::default(),
+            diff: Default::default(),
+            forecast,
+            unforecast: Vec::new(),
+            diagnostics,
+            now: jiff::Timestamp::UNIX_EPOCH,
+            verbose: false,
+        }
+    }
+
+    pub(crate) fn impact() -> Impact {
+        Impact {
+            target: Target {
+                cluster: "HostedCluster/clusters/prod".into(),
+                kind: "NodePool".into(),
+                namespace: Some("clusters".into()),
+                name: "workers".into(),
+            },
+            action: Action::Replace,
+            drain: true,
+            nodes: Some(3),
+            causes: vec![Cause {
+                object: "NodePool/clusters/workers".into(),
+                field: "/spec/release/image".into(),
+                file: "clusters/prod/np.yaml".into(),
+                line: 12,
+                column: 5,
+                summary: "release 4.18.5 -> 4.18.9 | x".into(),
+            }],
+            when: When::now(),
+            rollout: Some(Rollout {
+                max_surge: Some(1),
+                max_unavailable: Some(0),
+                waves: Some(3),
+                summary: "3 nodes, 1 at a time: 3 waves".into(),
+            }),
+            fingerprint: None,
+        }
+    }
+
+    #[test]
+    fn forecast_table_comes_first() {
+        let md = render(&outcome(vec![impact()], Vec::new()), STEP_SUMMARY_BUDGET);
+        assert_eq!(
+            md,
+            "## nodecast: working tree vs main\n\n### Forecast\n\n\
+| Cluster | Pool | Action | Nodes | When | Causes |\n|---|---|---|---|---|---|\n\
+| HostedCluster/clusters/prod | NodePool `clusters/workers` | **replace** (drain) | 3 nodes, 1 at a time: 3 waves | now: starts as soon as the change is applied | `clusters/prod/np.yaml:12:5` release 4.18.5 -&gt; 4.18.9 \\| x |\n\n\
+### Findings\n\n0 error(s), 0 warning(s), 0 info(s) in 0 file(s); 1 disruptive forecast entry.\n\n"
+        );
+    }
+
+    #[test]
+    fn findings_are_cut_at_the_budget_with_a_note() {
+        let rule = crate::rules::find("Y002").expect("Y002");
+        let many: Vec<Diagnostic> = (0..500)
+            .map(|i| Diagnostic::new(rule, format!("finding {i}"), Location::head_file("a.yaml")))
+            .collect();
+        let full = render(&outcome(Vec::new(), many.clone()), STEP_SUMMARY_BUDGET);
+        assert!(full.contains("finding 499"));
+        assert!(full.contains("<details><summary>All 500 finding(s)</summary>"));
+        assert!(full.ends_with("</details>\n"));
+        let cut = render(&outcome(Vec::new(), many), 8 * 1024);
+        assert!(cut.len() <= 8 * 1024, "{}", cut.len());
+        assert!(cut.contains("more finding(s) not shown: the summary is limited to 8 KiB"));
+        assert!(!cut.contains("finding 499"));
+        assert!(cut.ends_with("</details>\n"));
+    }
+
     #[test]
     fn cells_cannot_break_the_table() {
         assert_eq!(cell("a|b\nc <x>"), "a\\|b<br>c &lt;x&gt;");

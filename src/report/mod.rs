@@ -48,6 +48,7 @@ pub fn counts(o: &Outcome) -> Counts {
 }
 
 /// File texts by side and path, for code frames cut from the right revision.
+#[derive(Default)]
 pub struct Texts {
     map: HashMap<(Side, String), Arc<str>>,
 }

@@ -37,6 +37,10 @@ pub struct Outcome {
     pub now: jiff::Timestamp,
     /// Whether more detail was asked for.
     pub verbose: bool,
+    /// Findings dropped by suppression comments.
+    pub suppressed: usize,
+    /// Findings dropped because the baseline holds them.
+    pub baselined: usize,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -52,6 +56,8 @@ pub struct Options {
     pub assume_nodes: BTreeMap<String, u32>,
     /// Folders (globs) that each hold one standalone cluster (`--cluster-root`).
     pub cluster_roots: Vec<String>,
+    /// Configuration, suppressions, baseline and acknowledgements.
+    pub policy: crate::policy::Policy,
 }
 
 impl Options {
@@ -63,6 +69,7 @@ impl Options {
             verbose: false,
             assume_nodes: BTreeMap::new(),
             cluster_roots: Vec::new(),
+            policy: Default::default(),
         }
     }
 }
@@ -70,7 +77,8 @@ impl Options {
 /// Loads, parses, indexes, diffs, forecasts and lints.
 pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let now = options.now;
-    let loaded = source::load(&options.compare)?;
+    let mut loaded = source::load(&options.compare)?;
+    crate::policy::select_files(&options.policy, &mut loaded);
     let files = parse::parse_sides(&loaded.base, &loaded.head);
     let (base, head) = rayon::join(
         || Inventory::build(&files.base),
@@ -95,6 +103,29 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         forecast: &forecast,
     }));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let trailer_acks = if options.policy.require_ack {
+        crate::policy::ack::trailers(
+            &options.compare.path,
+            loaded.base.info.rev.as_deref(),
+            loaded.head.info.rev.as_deref(),
+        )
+    } else {
+        Vec::new()
+    };
+    let applied = crate::policy::apply(
+        &options.policy,
+        crate::policy::Input {
+            files: &files,
+            forecast: &forecast,
+            unforecast: &unforecast,
+            diff: &diff,
+            base: &base,
+            head: &head,
+            trailer_acks,
+        },
+        diagnostics,
+    );
+    let diagnostics = applied.diagnostics;
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -108,5 +139,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diagnostics,
         now,
         verbose: options.verbose,
+        suppressed: applied.suppressed,
+        baselined: applied.baselined,
     })
 }

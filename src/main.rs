@@ -31,6 +31,20 @@ enum Command {
         /// A rule code, e.g. Y002.
         code: String,
     },
+    /// Record today's findings so that later checks with --baseline report only new ones.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
+}
+
+#[derive(Subcommand)]
+enum BaselineCommand {
+    /// Run the check and write its findings (by stable fingerprint) to FILE.
+    Write {
+        /// The baseline file to write (JSON).
+        file: PathBuf,
+        #[command(flatten)]
+        check: Box<CheckArgs>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -67,8 +81,21 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     output_markdown: Option<PathBuf>,
     /// Fail (exit 1) on findings at or above this severity.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
+    /// [default: error, or `fail-on` of the configuration]
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+    /// The configuration file (default: .nodecast.yaml from PATH up to the repository root).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Report only findings the baseline FILE does not hold (`nodecast baseline write FILE`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Fail unless every disruptive forecast entry is acknowledged (also `require-ack: true`).
+    #[arg(long)]
+    require_ack: bool,
+    /// Acknowledge a disruptive rollout (repeatable): `NodePool/clusters/workers`, or `all`.
+    #[arg(long, value_name = "TARGET")]
+    ack: Vec<String>,
     /// Always exit 0 when the check ran, whatever it found.
     #[arg(long)]
     exit_zero: bool,
@@ -120,6 +147,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => run_check(*args),
+        Command::Baseline(BaselineCommand::Write { file, check }) => write_baseline(&file, *check),
         Command::Rules => {
             let mut out = String::new();
             for r in rules::ALL {
@@ -203,7 +231,7 @@ fn publish_to_actions(outcome: &check::Outcome) -> Result<(), Fatal> {
     Ok(())
 }
 
-fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
+fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     let now = match &args.now {
         Some(s) => s.parse::<jiff::Timestamp>().map_err(|e| {
             Fatal::new(
@@ -254,6 +282,91 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         options.assume_nodes.insert(pool, n);
     }
     options.cluster_roots = args.cluster_root.clone();
+    let root = repo_root(&args.path);
+    let config_file = match &args.config {
+        Some(file) => Some(file.clone()),
+        None => nodecast::config::discover(&args.path),
+    };
+    if let Some(file) = config_file {
+        let config = nodecast::config::load(&file, &relative_name(&file, &root))?;
+        for (pool, n) in &config.assume_nodes {
+            options.assume_nodes.entry(pool.clone()).or_insert(*n);
+        }
+        for r in &config.cluster_roots {
+            if !options.cluster_roots.contains(r) {
+                options.cluster_roots.push(r.clone());
+            }
+        }
+        options.policy.config = config;
+    }
+    let baseline = match (&args.baseline, &options.policy.config.baseline) {
+        (Some(file), _) => Some(file.clone()),
+        (None, Some(rel)) => Some(root.join(rel)),
+        (None, None) => None,
+    };
+    if let Some(file) = baseline {
+        let b = nodecast::policy::baseline::read(&file)?;
+        options.policy.baseline = Some((b, relative_name(&file, &root)));
+    }
+    options.policy.require_ack = args.require_ack || options.policy.config.require_ack;
+    options.policy.acks = args.ack.clone();
+    let threshold = match args.fail_on {
+        Some(FailOn::Error) => Severity::Error,
+        Some(FailOn::Warning) => Severity::Warning,
+        Some(FailOn::Info) => Severity::Info,
+        None => options.policy.config.fail_on.unwrap_or(Severity::Error),
+    };
+    Ok((options, threshold))
+}
+
+/// The folder paths in findings are relative to: the repository root, or PATH outside one.
+fn repo_root(path: &std::path::Path) -> PathBuf {
+    git2::Repository::discover(path)
+        .ok()
+        .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
+        .or_else(|| path.canonicalize().ok())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// A file's name relative to the root when it is inside it, else as given.
+fn relative_name(file: &std::path::Path, root: &std::path::Path) -> String {
+    let abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match abs.strip_prefix(&root) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => file.display().to_string(),
+    }
+}
+
+fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCode, Fatal> {
+    args.baseline = None;
+    let (mut options, _) = options(&args)?;
+    options.policy.baseline = None;
+    let outcome = check::run(&options)?;
+    let baseline = nodecast::policy::baseline::of(&outcome.diagnostics, &outcome.files);
+    let mut text = serde_json::to_string_pretty(&baseline)
+        .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
+    text.push('\n');
+    std::fs::write(file, text).map_err(|e| {
+        Fatal::new(
+            format!("cannot write {}: {e}", file.display()),
+            "pass a writable path",
+        )
+    })?;
+    eprintln!(
+        "nodecast: wrote {} finding(s) to {}",
+        baseline.findings.len(),
+        file.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
+    let (options, threshold) = options(&args)?;
     let outcome = check::run(&options)?;
     let format = args.format.unwrap_or_else(|| {
         if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
@@ -282,11 +395,6 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         publish_to_actions(&outcome)?;
     }
     print(&rendered)?;
-    let threshold = match args.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
-    };
     let failed = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
     Ok(if failed && !args.exit_zero {
         ExitCode::from(1)

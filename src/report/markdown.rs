@@ -186,6 +186,8 @@ mod tests {
             diagnostics,
             now: jiff::Timestamp::UNIX_EPOCH,
             verbose: false,
+            suppressed: 0,
+            baselined: 0,
         }
     }
 

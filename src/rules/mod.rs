@@ -4,6 +4,12 @@
 //! Adding a rule: write `src/rules/<code>_<name>.rs` with a `pub static RULE: Rule`, list it in
 //! [`ALL`], write `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
 
+mod c101_config_unknown_key;
+mod c102_config_invalid_value;
+mod c103_incomplete_suppression;
+mod c104_unused_suppression;
+mod c105_unacknowledged_rollout;
+mod c106_stale_baseline_entry;
 mod i001_invalid_ignition_data_url;
 mod k001_incomplete_object;
 mod k002_invalid_type_meta;
@@ -52,6 +58,12 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static ALL: &[&Rule] = &[
+    &c101_config_unknown_key::RULE,
+    &c102_config_invalid_value::RULE,
+    &c103_incomplete_suppression::RULE,
+    &c104_unused_suppression::RULE,
+    &c105_unacknowledged_rollout::RULE,
+    &c106_stale_baseline_entry::RULE,
     &i001_invalid_ignition_data_url::RULE,
     &k001_incomplete_object::RULE,
     &k002_invalid_type_meta::RULE,

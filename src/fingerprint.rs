@@ -34,17 +34,17 @@ pub fn identity(d: &Diagnostic, base: &[FileEntry], head: &[FileEntry]) -> Ident
         Side::Base => base,
         Side::Head => head,
     };
-    let field = d
-        .location
-        .span
-        .and_then(|span| {
-            let file = files.iter().find(|f| f.path == d.location.path)?;
-            field_path(&file.parsed.docs, span.start.offset)
-        })
+    let docs = files
+        .iter()
+        .find(|f| f.path == d.location.path)
+        .map(|f| &f.parsed.docs[..])
         .unwrap_or_default();
-    let object = match &d.object {
-        Some(o) => o.clone(),
-        None => d.location.path.clone(),
+    let offset = d.location.span.map(|s| s.start.offset);
+    let field = offset.and_then(|o| field_path(docs, o)).unwrap_or_default();
+    let object = match (&d.object, offset.and_then(|o| object_at(docs, o))) {
+        (Some(o), _) => o.clone(),
+        (None, Some(o)) => o,
+        (None, None) => d.location.path.clone(),
     };
     let field = if d.object.is_none() && field.is_empty() {
         // A file-level finding: the message tells two of them apart (it names no line).
@@ -64,32 +64,39 @@ pub fn of(d: &Diagnostic, base: &[FileEntry], head: &[FileEntry]) -> String {
     identity(d, base, head).fingerprint()
 }
 
+/// `Kind/namespace/name` of the document at `offset`, when it names itself.
+fn object_at(docs: &[ParsedDoc], offset: usize) -> Option<String> {
+    let doc = docs.iter().find(|d| contains(&d.doc.root, offset))?;
+    let root = &doc.doc.root;
+    let kind = root.get("kind")?.key_text()?;
+    let meta = root.get("metadata")?;
+    let name = meta.get("name")?.key_text()?;
+    Some(match meta.get("namespace").and_then(Node::key_text) {
+        Some(ns) if !ns.is_empty() => format!("{kind}/{ns}/{name}"),
+        _ => format!("{kind}/{name}"),
+    })
+}
+
 /// The JSON pointer of the deepest node at `offset` in a file's documents (embedded documents are
-/// `/data/KEY[N]/…`), prefixed with the document index when the file holds several.
+/// `/data/KEY[N]/…`); the object identity, not the document's position, tells documents apart.
 pub fn field_path(docs: &[ParsedDoc], offset: usize) -> Option<String> {
-    let many = docs.len() > 1;
-    for (i, doc) in docs.iter().enumerate() {
+    for doc in docs {
         let root = &doc.doc.root;
         if !contains(root, offset) {
             continue;
         }
-        let prefix = if many {
-            format!("[{i}]")
-        } else {
-            String::new()
-        };
         for emb in &doc.embedded {
             if emb.value_span.start.offset <= offset && offset < emb.value_span.end.offset {
                 for (j, inner) in emb.docs.iter().enumerate() {
                     if contains(&inner.doc.root, offset) {
-                        let mut p = format!("{prefix}/data/{}[{j}]", emb.key);
+                        let mut p = format!("/data/{}[{j}]", emb.key);
                         descend(&inner.doc.root, offset, &mut p);
                         return Some(p);
                     }
                 }
             }
         }
-        let mut p = prefix;
+        let mut p = String::new();
         descend(root, offset, &mut p);
         return Some(p);
     }

@@ -150,7 +150,7 @@ fn annotations_summary_and_outputs() {
 
     assert_eq!(
         gh.read("output"),
-        "errors=12\nwarnings=1\ninfos=0\nfindings=13\ndisruptive=0\n"
+        "errors=12\nwarnings=1\ninfos=0\nfindings=13\ndisruptive=1\nunmodelled=1\n"
     );
 }
 

@@ -147,16 +147,19 @@ pub fn append(path: &Path, text: &str) -> Result<(), Fatal> {
         })
 }
 
-/// Step outputs as `name=value` lines: errors, warnings, infos, findings, disruptive.
+/// Step outputs as `name=value` lines: errors, warnings, infos, findings, disruptive (forecast
+/// entries that disrupt nodes plus changes whose impact is not modelled yet, assumed disruptive),
+/// unmodelled.
 pub fn outputs(o: &Outcome) -> String {
     let c = super::counts(o);
     format!(
-        "errors={}\nwarnings={}\ninfos={}\nfindings={}\ndisruptive={}\n",
+        "errors={}\nwarnings={}\ninfos={}\nfindings={}\ndisruptive={}\nunmodelled={}\n",
         c.errors,
         c.warnings,
         c.infos,
         c.errors + c.warnings + c.infos,
-        c.disruptive
+        c.disruptive + o.unforecast.len(),
+        o.unforecast.len()
     )
 }
 

@@ -305,7 +305,7 @@ fn install_verifies_the_pinned_checksum() {
         let refs: Vec<(&str, &str)> = v.iter().map(|(k, v)| (*k, v.as_str())).collect();
         run_script("install.sh", env.dir.path(), &env, &refs)
     };
-    let ok = run((vars("v9.9.9")));
+    let ok = run(vars("v9.9.9"));
     assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
     assert!(ok.stdout.contains("nodecast 9.9.9"), "{}", ok.stdout);
     assert_eq!(
@@ -313,7 +313,7 @@ fn install_verifies_the_pinned_checksum() {
         format!("{}/nodecast-bin/bin", env.path("runner-temp"))
     );
     // An unlisted version is refused before anything is downloaded.
-    let unlisted = run((vars("1.0.0")));
+    let unlisted = run(vars("1.0.0"));
     assert_eq!(unlisted.code, 2);
     assert!(
         unlisted.stdout.contains("no pinned checksum"),
@@ -322,7 +322,7 @@ fn install_verifies_the_pinned_checksum() {
     );
     // A tampered archive is refused.
     std::fs::write(&archive, b"not the release").expect("w");
-    let tampered = run((vars("9.9.9")));
+    let tampered = run(vars("9.9.9"));
     assert_eq!(tampered.code, 2);
     assert!(
         tampered.stdout.contains("checksum mismatch"),

@@ -195,3 +195,30 @@ fn shallow_checkout_without_the_base_is_exit_2_with_the_fix() {
     );
     assert!(run.stderr.contains("fetch-depth: 0"), "{}", run.stderr);
 }
+
+#[test]
+fn findings_on_changed_lines_are_annotated_first() {
+    // Base: an old warning in a.yaml (unchanged by the PR). PR: a new warning in z.yaml.
+    let repo = Repo::new();
+    repo.write(
+        "a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    old: yes\n",
+    );
+    let base = repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(
+        "z.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\n  labels:\n    new: yes\n",
+    );
+    repo.commit("feature");
+    let gh = Actions::new(&base);
+    let run = gh.run(repo.path(), &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let files: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::warning "))
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    assert_eq!(files, ["::warning file=z.yaml", "::warning file=a.yaml"]);
+}

@@ -160,7 +160,7 @@ fn cell(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     use crate::diagnostic::{Diagnostic, Location};

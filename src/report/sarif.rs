@@ -223,6 +223,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_forecast_is_carried_in_the_run_properties_and_stays_valid() {
+        use crate::report::markdown::tests::{impact, outcome};
+        let log = report(&outcome(vec![impact()], Vec::new()));
+        assert_eq!(
+            log["runs"][0]["properties"]["forecast"][0]["action"],
+            "replace"
+        );
+        assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
+        let schema: Value =
+            serde_json::from_str(include_str!("../../testdata/sarif/sarif-schema-2.1.0.json"))
+                .expect("schema");
+        let validator = jsonschema::draft4::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("schema compiles");
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
     fn uris_are_relative_and_escaped() {
         assert_eq!(uri("clusters/prod/np.yaml"), "clusters/prod/np.yaml");
         assert_eq!(uri("./a b/c#1.yaml"), "a%20b/c%231.yaml");

@@ -199,7 +199,7 @@ fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<S
         Format::Json => json(report::json::report(outcome))?,
         Format::Sarif => json(report::sarif::report(outcome))?,
         Format::Github => report::github::render(outcome),
-        Format::Markdown => report::markdown::render(outcome, usize::MAX),
+        Format::Markdown => report::markdown::render(outcome, report::markdown::PR_COMMENT_BUDGET),
         Format::Human => {
             let choice = match color {
                 ColorArg::Auto => ColorChoice::Auto,

@@ -12,6 +12,9 @@ use crate::forecast::Impact;
 /// GitHub's limit on one step summary (over it the upload fails).
 pub const STEP_SUMMARY_BUDGET: usize = 1024 * 1024;
 
+/// GitHub's limit on a pull-request comment (65,536 characters; bytes are a safe bound).
+pub const PR_COMMENT_BUDGET: usize = 65_536;
+
 /// Renders the summary; when it would exceed `budget` bytes, findings are cut with a note.
 pub fn render(o: &Outcome, budget: usize) -> String {
     let texts = Texts::new(o);

@@ -160,6 +160,11 @@ fn suppressions_on_the_line_the_line_above_and_the_file() {
     // The human summary counts what was suppressed.
     let human = nodecast(repo.path(), &["check", "--no-base"]).stdout;
     assert!(human.contains(", 2 suppressed)"), "{human}");
+    let md = nodecast(repo.path(), &["check", "--no-base", "--format", "markdown"]).stdout;
+    assert!(
+        md.contains("Not shown: 2 suppressed by comments, 0 held by the baseline."),
+        "{md}"
+    );
 }
 
 #[test]

@@ -62,6 +62,13 @@ pub fn render(o: &Outcome, budget: usize) -> String {
         c.disruptive,
         if c.disruptive == 1 { "y" } else { "ies" }
     );
+    if o.suppressed > 0 || o.baselined > 0 {
+        let _ = writeln!(
+            out,
+            "Not shown: {} suppressed by comments, {} held by the baseline.\n",
+            o.suppressed, o.baselined
+        );
+    }
     if o.diagnostics.is_empty() {
         return out;
     }

@@ -37,6 +37,10 @@ pub struct Outcome {
     pub now: jiff::Timestamp,
     /// Whether more detail was asked for.
     pub verbose: bool,
+    /// Findings dropped by suppression comments.
+    pub suppressed: usize,
+    /// Findings dropped because the baseline holds them.
+    pub baselined: usize,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -58,6 +62,8 @@ pub struct Options {
     pub per_node_minutes: u32,
     /// Minimum permitted hours in any 32-day span of a schedule (W109).
     pub min_permitted_hours: u32,
+    /// Configuration, suppressions, baseline and acknowledgements.
+    pub policy: crate::policy::Policy,
 }
 
 impl Options {
@@ -72,6 +78,7 @@ impl Options {
             enforce_windows: false,
             per_node_minutes: 10,
             min_permitted_hours: 48,
+            policy: Default::default(),
         }
     }
 }
@@ -79,7 +86,8 @@ impl Options {
 /// Loads, parses, indexes, diffs, forecasts and lints.
 pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let now = options.now;
-    let loaded = source::load(&options.compare)?;
+    let mut loaded = source::load(&options.compare)?;
+    crate::policy::select_files(&options.policy, &mut loaded);
     let files = parse::parse_sides(&loaded.base, &loaded.head);
     let (base, head) = rayon::join(
         || Inventory::build(&files.base),
@@ -106,6 +114,29 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         forecast: &forecast,
     }));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let trailer_acks = if options.policy.require_ack {
+        crate::policy::ack::trailers(
+            &options.compare.path,
+            loaded.base.info.rev.as_deref(),
+            loaded.head.info.rev.as_deref(),
+        )
+    } else {
+        Vec::new()
+    };
+    let applied = crate::policy::apply(
+        &options.policy,
+        crate::policy::Input {
+            files: &files,
+            forecast: &forecast,
+            unforecast: &unforecast,
+            diff: &diff,
+            base: &base,
+            head: &head,
+            trailer_acks,
+        },
+        diagnostics,
+    );
+    let diagnostics = applied.diagnostics;
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -119,5 +150,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diagnostics,
         now,
         verbose: options.verbose,
+        suppressed: applied.suppressed,
+        baselined: applied.baselined,
     })
 }

@@ -6,11 +6,14 @@
 
 pub mod check;
 pub mod color;
+pub mod config;
 pub mod diagnostic;
 pub mod diff;
+pub mod fingerprint;
 pub mod forecast;
 pub mod inventory;
 pub mod parse;
+pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod schedule;

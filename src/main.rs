@@ -23,7 +23,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Compare two revisions of a manifest repository: forecast node impact and report findings.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule with its code, default severity and summary.
     Rules,
     /// Print the documentation page of a rule.
@@ -31,6 +31,9 @@ enum Command {
         /// A rule code, e.g. Y002.
         code: String,
     },
+    /// Record today's findings so that later checks with --baseline report only new ones.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
     /// Print, per change-management policy, the next windows and its findings.
     Schedule(ScheduleArgs),
 }
@@ -49,6 +52,17 @@ struct ScheduleArgs {
     /// Minimum permitted hours in any 32-day span before a schedule is flagged.
     #[arg(long, value_name = "HOURS", default_value_t = 48)]
     min_permitted_hours: u32,
+}
+
+#[derive(Subcommand)]
+enum BaselineCommand {
+    /// Run the check and write its findings (by stable fingerprint) to FILE.
+    Write {
+        /// The baseline file to write (JSON).
+        file: PathBuf,
+        #[command(flatten)]
+        check: Box<CheckArgs>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -72,12 +86,34 @@ struct CheckArgs {
     /// Lint the head alone; compare with nothing.
     #[arg(long)]
     no_base: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else human).
+    #[arg(long, value_enum, env = "NODECAST_FORMAT")]
+    format: Option<Format>,
+    /// Also write the SARIF report to FILE (for code scanning upload).
+    #[arg(long, value_name = "FILE")]
+    output_sarif: Option<PathBuf>,
+    /// Also write the JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_json: Option<PathBuf>,
+    /// Also write the Markdown summary to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_markdown: Option<PathBuf>,
     /// Fail (exit 1) on findings at or above this severity.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
+    /// [default: error, or `fail-on` of the configuration]
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+    /// The configuration file (default: .nodecast.yaml from PATH up to the repository root).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Report only findings the baseline FILE does not hold (`nodecast baseline write FILE`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Fail unless every disruptive forecast entry is acknowledged (also `require-ack: true`).
+    #[arg(long)]
+    require_ack: bool,
+    /// Acknowledge a disruptive rollout (repeatable): `NodePool/clusters/workers`, or `all`.
+    #[arg(long, value_name = "TARGET")]
+    ack: Vec<String>,
     /// Always exit 0 when the check ran, whatever it found.
     #[arg(long)]
     exit_zero: bool,
@@ -115,6 +151,9 @@ struct CheckArgs {
 enum Format {
     Human,
     Json,
+    Sarif,
+    Github,
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -134,7 +173,8 @@ enum ColorArg {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
+        Command::Baseline(BaselineCommand::Write { file, check }) => write_baseline(&file, *check),
         Command::Rules => {
             let mut out = String::new();
             for r in rules::ALL {
@@ -176,6 +216,49 @@ fn print(s: &str) -> Result<(), Fatal> {
     }
 }
 
+fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<String, Fatal> {
+    let json = |v: serde_json::Value| {
+        let mut s = serde_json::to_string_pretty(&v)
+            .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
+        s.push('\n');
+        Ok::<String, Fatal>(s)
+    };
+    Ok(match format {
+        Format::Json => json(report::json::report(outcome))?,
+        Format::Sarif => json(report::sarif::report(outcome))?,
+        Format::Github => report::github::render(outcome),
+        Format::Markdown => report::markdown::render(outcome, report::markdown::PR_COMMENT_BUDGET),
+        Format::Human => {
+            let choice = match color {
+                ColorArg::Auto => ColorChoice::Auto,
+                ColorArg::Always => ColorChoice::Always,
+                ColorArg::Never => ColorChoice::Never,
+            };
+            let color = color::decide(
+                choice,
+                |k| std::env::var(k).ok(),
+                std::io::stdout().is_terminal(),
+            );
+            human::render(outcome, human::Style { color, width: 100 })
+        }
+    })
+}
+
+/// In GitHub Actions: the Markdown step summary and the step outputs.
+fn publish_to_actions(outcome: &check::Outcome) -> Result<(), Fatal> {
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let summary = report::markdown::render(outcome, report::markdown::STEP_SUMMARY_BUDGET);
+        report::github::append(std::path::Path::new(&path), &summary)?;
+    }
+    if let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty()) {
+        report::github::append(
+            std::path::Path::new(&path),
+            &report::github::outputs(outcome),
+        )?;
+    }
+    Ok(())
+}
+
 fn parse_now(now: &Option<String>) -> Result<jiff::Timestamp, Fatal> {
     Ok(match now {
         Some(s) => s.parse::<jiff::Timestamp>().map_err(|e| {
@@ -203,7 +286,7 @@ fn run_schedule(args: ScheduleArgs) -> Result<ExitCode, Fatal> {
     })
 }
 
-fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
+fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     let now = parse_now(&args.now)?;
     let req = CompareRequest {
         path: args.path.clone(),
@@ -213,9 +296,29 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         base_dir: args.base_dir.clone(),
         no_base: args.no_base,
         max_file_size: args.max_file_size,
+        merge_base: false,
     };
+    let mut req = req;
+    let explicit =
+        req.base.is_some() || req.head.is_some() || req.base_dir.is_some() || req.no_base;
+    if !explicit {
+        // pre-commit's ref range applies to hooks (even with --staged); a GitHub event does not
+        // override --staged.
+        match nodecast::source::ci::range(&|k| std::env::var(k).ok())? {
+            Some(ci) if ci.head.is_some() || !req.staged => {
+                req.staged = req.staged && ci.head.is_none();
+                req.base = Some(ci.base);
+                req.head = ci.head;
+                req.merge_base = ci.merge_base;
+            }
+            _ => {}
+        }
+    }
     let mut options = check::Options::new(req, now);
     options.verbose = args.verbose;
+    options.enforce_windows = args.enforce_windows;
+    options.per_node_minutes = args.per_node_minutes;
+    options.min_permitted_hours = args.min_permitted_hours;
     for spec in &args.assume_nodes {
         let (pool, n) = spec
             .split_once('=')
@@ -229,37 +332,119 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         options.assume_nodes.insert(pool, n);
     }
     options.cluster_roots = args.cluster_root.clone();
-    options.enforce_windows = args.enforce_windows;
-    options.per_node_minutes = args.per_node_minutes;
-    options.min_permitted_hours = args.min_permitted_hours;
-    let outcome = check::run(&options)?;
-    let rendered = match args.format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report::json::report(&outcome))
-                .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
-            s.push('\n');
-            s
-        }
-        Format::Human => {
-            let choice = match args.color {
-                ColorArg::Auto => ColorChoice::Auto,
-                ColorArg::Always => ColorChoice::Always,
-                ColorArg::Never => ColorChoice::Never,
-            };
-            let color = color::decide(
-                choice,
-                |k| std::env::var(k).ok(),
-                std::io::stdout().is_terminal(),
-            );
-            human::render(&outcome, human::Style { color, width: 100 })
-        }
+    let root = repo_root(&args.path);
+    let config_file = match &args.config {
+        Some(file) => Some(file.clone()),
+        None => nodecast::config::discover(&args.path),
     };
-    print(&rendered)?;
+    if let Some(file) = config_file {
+        let config = nodecast::config::load(&file, &relative_name(&file, &root))?;
+        for (pool, n) in &config.assume_nodes {
+            options.assume_nodes.entry(pool.clone()).or_insert(*n);
+        }
+        for r in &config.cluster_roots {
+            if !options.cluster_roots.contains(r) {
+                options.cluster_roots.push(r.clone());
+            }
+        }
+        options.policy.config = config;
+    }
+    let baseline = match (&args.baseline, &options.policy.config.baseline) {
+        (Some(file), _) => Some(file.clone()),
+        (None, Some(rel)) => Some(root.join(rel)),
+        (None, None) => None,
+    };
+    if let Some(file) = baseline {
+        let b = nodecast::policy::baseline::read(&file)?;
+        options.policy.baseline = Some((b, relative_name(&file, &root)));
+    }
+    options.policy.require_ack = args.require_ack || options.policy.config.require_ack;
+    options.policy.acks = args.ack.clone();
     let threshold = match args.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
+        Some(FailOn::Error) => Severity::Error,
+        Some(FailOn::Warning) => Severity::Warning,
+        Some(FailOn::Info) => Severity::Info,
+        None => options.policy.config.fail_on.unwrap_or(Severity::Error),
     };
+    Ok((options, threshold))
+}
+
+/// The folder paths in findings are relative to: the repository root, or PATH outside one.
+fn repo_root(path: &std::path::Path) -> PathBuf {
+    git2::Repository::discover(path)
+        .ok()
+        .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
+        .or_else(|| path.canonicalize().ok())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// A file's name relative to the root when it is inside it, else as given.
+fn relative_name(file: &std::path::Path, root: &std::path::Path) -> String {
+    let abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match abs.strip_prefix(&root) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => file.display().to_string(),
+    }
+}
+
+fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCode, Fatal> {
+    args.baseline = None;
+    let (mut options, _) = options(&args)?;
+    options.policy.baseline = None;
+    let outcome = check::run(&options)?;
+    let baseline = nodecast::policy::baseline::of(&outcome.diagnostics, &outcome.files);
+    let mut text = serde_json::to_string_pretty(&baseline)
+        .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
+    text.push('\n');
+    std::fs::write(file, text).map_err(|e| {
+        Fatal::new(
+            format!("cannot write {}: {e}", file.display()),
+            "pass a writable path",
+        )
+    })?;
+    eprintln!(
+        "nodecast: wrote {} finding(s) to {}",
+        baseline.findings.len(),
+        file.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
+    let (options, threshold) = options(&args)?;
+    let outcome = check::run(&options)?;
+    let format = args.format.unwrap_or_else(|| {
+        if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+            Format::Github
+        } else {
+            Format::Human
+        }
+    });
+    for (file, format) in [
+        (&args.output_sarif, Format::Sarif),
+        (&args.output_json, Format::Json),
+        (&args.output_markdown, Format::Markdown),
+    ] {
+        if let Some(file) = file {
+            let text = render(&outcome, format, args.color)?;
+            std::fs::write(file, text).map_err(|e| {
+                Fatal::new(
+                    format!("cannot write {}: {e}", file.display()),
+                    "pass a writable path",
+                )
+            })?;
+        }
+    }
+    let rendered = render(&outcome, format, args.color)?;
+    if let Format::Github = format {
+        publish_to_actions(&outcome)?;
+    }
+    print(&rendered)?;
     let failed = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
     Ok(if failed && !args.exit_zero {
         ExitCode::from(1)

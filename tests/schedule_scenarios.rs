@@ -111,6 +111,7 @@ impl Tree {
             base_dir: None,
             no_base: true,
             max_file_size: 1 << 20,
+            ..CompareRequest::default()
         };
         let mut options = Options::new(req.clone(), now.parse().expect("now"));
         // Weekly 4-hour windows are below GKE's 48 h / 32 days (W109, tested by its fixture).

@@ -47,9 +47,16 @@ pub fn render(o: &Outcome, style: Style) -> String {
     render_forecast(o, &mut out);
 
     let c = super::counts(o);
+    let mut dropped = String::new();
+    if o.suppressed > 0 {
+        let _ = write!(dropped, ", {} suppressed", o.suppressed);
+    }
+    if o.baselined > 0 {
+        let _ = write!(dropped, ", {} in the baseline", o.baselined);
+    }
     let _ = writeln!(
         out,
-        "{} {}, {} {}, {} {} in {} {} ({} {})",
+        "{} {}, {} {}, {} {} in {} {} ({} {}{dropped})",
         c.errors,
         plural(c.errors, "error", "errors"),
         c.warnings,

@@ -1,7 +1,10 @@
 //! Report stage: renders the outcome for people (human) and programs (json).
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,6 +48,7 @@ pub fn counts(o: &Outcome) -> Counts {
 }
 
 /// File texts by side and path, for code frames cut from the right revision.
+#[derive(Default)]
 pub struct Texts {
     map: HashMap<(Side, String), Arc<str>>,
 }

@@ -4,6 +4,12 @@
 //! Adding a rule: write `src/rules/<code>_<name>.rs` with a `pub static RULE: Rule`, list it in
 //! [`ALL`], write `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
 
+mod c101_config_unknown_key;
+mod c102_config_invalid_value;
+mod c103_incomplete_suppression;
+mod c104_unused_suppression;
+mod c105_unacknowledged_rollout;
+mod c106_stale_baseline_entry;
 pub(crate) mod h101_config_document_invalid;
 pub(crate) mod h102_config_reference_unresolved;
 pub(crate) mod h103_config_change_no_rollout;
@@ -89,6 +95,12 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static ALL: &[&Rule] = &[
+    &c101_config_unknown_key::RULE,
+    &c102_config_invalid_value::RULE,
+    &c103_incomplete_suppression::RULE,
+    &c104_unused_suppression::RULE,
+    &c105_unacknowledged_rollout::RULE,
+    &c106_stale_baseline_entry::RULE,
     &h101_config_document_invalid::RULE,
     &h102_config_reference_unresolved::RULE,
     &h103_config_change_no_rollout::RULE,

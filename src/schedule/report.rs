@@ -38,6 +38,7 @@ pub fn run(req: &Request) -> Result<(String, bool), Fatal> {
         base_dir: None,
         no_base: true,
         max_file_size: 10 * 1024 * 1024,
+        ..CompareRequest::default()
     })?;
     let files = crate::parse::parse_sides(&loaded.base, &loaded.head);
     let inv = Inventory::build(&files.head);

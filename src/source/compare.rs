@@ -24,6 +24,9 @@ pub struct CompareRequest {
     pub no_base: bool,
     /// Files larger than this are not read.
     pub max_file_size: u64,
+    /// Compare against the fork point of `base` and the head even when `base` is a commit id
+    /// (a pull request's `base.sha` moves on while the branch is open).
+    pub merge_base: bool,
 }
 
 /// Both snapshots, and where paths are relative to.
@@ -141,7 +144,14 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
     let base = if req.no_base {
         None
     } else if let Some(rev) = &req.base {
-        Some(resolve_base(repo, rev, head_for_merge_base, &scope, max)?)
+        Some(resolve_base(
+            repo,
+            rev,
+            head_for_merge_base,
+            req.merge_base,
+            &scope,
+            max,
+        )?)
     } else if let Some(rev) = &req.head {
         Some(parent_snapshot(
             repo,
@@ -249,6 +259,7 @@ fn resolve_base(
     repo: &Repository,
     rev: &str,
     head: Option<Oid>,
+    merge_base: bool,
     scope: &str,
     max: u64,
 ) -> Result<Snapshot, Fatal> {
@@ -257,7 +268,7 @@ fn resolve_base(
         .ok()
         .filter(|r| r.is_branch() || r.is_remote());
     let commit = resolve_commit(repo, rev)?;
-    if let (Some(_), Some(head)) = (branch, head) {
+    if let (true, Some(head)) = (branch.is_some() || merge_base, head) {
         let base = match repo.merge_base(commit.id(), head) {
             Ok(base) => base,
             Err(_) if repo.is_shallow() => {

@@ -3,6 +3,7 @@
 //! Git revisions and the index are read straight from the object database (no checkout, nothing
 //! written); the working tree and plain directories are read from disk.
 
+pub mod ci;
 mod compare;
 mod dir;
 mod git;

@@ -1,0 +1,260 @@
+//! `# nodecast: ignore[CODE] reason` (this line, or the comment line above) and
+//! `# nodecast: ignore-file[CODE] reason`: YAML comments, never annotations on applied objects.
+
+use nodecast_yaml::{LineIndex, Span};
+
+use crate::diagnostic::{Diagnostic, Location, Side};
+use crate::parse::FileEntry;
+use crate::rules;
+
+/// Whether a suppression covers one line or the whole file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Its own line, or the next line when the comment stands alone.
+    Line,
+    /// The whole file.
+    File,
+}
+
+/// One suppression comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppression {
+    /// The file.
+    pub path: String,
+    /// The comment's range.
+    pub span: Span,
+    /// Line or file.
+    pub scope: Scope,
+    /// Suppressed codes, as written.
+    pub codes: Vec<String>,
+    /// Why (empty when missing).
+    pub reason: String,
+    /// True when the line holds nothing but the comment (then it covers the next line).
+    pub alone: bool,
+}
+
+/// A `# nodecast:` comment that is not a valid suppression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed {
+    /// The file.
+    pub path: String,
+    /// The comment's range.
+    pub span: Span,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// Every `# nodecast:` comment of the head files.
+pub fn scan(files: &[FileEntry]) -> (Vec<Suppression>, Vec<Malformed>) {
+    let mut found = Vec::new();
+    let mut bad = Vec::new();
+    for file in files {
+        let Some(text) = file.parsed.text.as_deref() else {
+            continue;
+        };
+        if !text.contains("nodecast:") {
+            continue;
+        }
+        let index = LineIndex::new(text);
+        let mut line_start = 0;
+        for line in text.split_inclusive('\n') {
+            if let Some((at, body)) = directive(line) {
+                let start = line_start + at;
+                let end = line_start + line.trim_end_matches(['\n', '\r']).len();
+                let span = Span {
+                    start: index.pos(text, start),
+                    end: index.pos(text, end),
+                };
+                let alone = line[..at].trim().is_empty();
+                match parse(body) {
+                    Ok((scope, codes, reason)) => found.push(Suppression {
+                        path: file.path.clone(),
+                        span,
+                        scope,
+                        codes,
+                        reason,
+                        alone,
+                    }),
+                    Err(problem) => bad.push(Malformed {
+                        path: file.path.clone(),
+                        span,
+                        problem,
+                    }),
+                }
+            }
+            line_start += line.len();
+        }
+    }
+    (found, bad)
+}
+
+/// The byte offset of `#` and the text after `nodecast:` when the line has such a comment.
+fn directive(line: &str) -> Option<(usize, &str)> {
+    let mut from = 0;
+    while let Some(i) = line[from..].find('#') {
+        let at = from + i;
+        let preceded_ok = at == 0 || line[..at].ends_with([' ', '\t']);
+        let rest = line[at + 1..].trim_start();
+        if preceded_ok {
+            if let Some(body) = rest.strip_prefix("nodecast:") {
+                return Some((at, body.trim_end_matches(['\n', '\r'])));
+            }
+        }
+        from = at + 1;
+    }
+    None
+}
+
+fn parse(body: &str) -> Result<(Scope, Vec<String>, String), String> {
+    let body = body.trim();
+    let (scope, rest) = if let Some(r) = body.strip_prefix("ignore-file[") {
+        (Scope::File, r)
+    } else if let Some(r) = body.strip_prefix("ignore[") {
+        (Scope::Line, r)
+    } else {
+        return Err(format!(
+            "`# nodecast: {body}` is not a suppression; write `# nodecast: ignore[CODE] reason`"
+        ));
+    };
+    let Some((codes, reason)) = rest.split_once(']') else {
+        return Err("the code list is not closed with `]`".into());
+    };
+    let codes: Vec<String> = codes
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if codes.is_empty() {
+        return Err("the suppression names no code; write `ignore[CODE] reason`".into());
+    }
+    Ok((scope, codes, reason.trim().to_string()))
+}
+
+impl Suppression {
+    /// Whether this suppression covers the finding with this code.
+    pub fn covers(&self, d: &Diagnostic, code: &str) -> bool {
+        if d.location.side != Side::Head
+            || d.location.path != self.path
+            || !code.eq_ignore_ascii_case(d.code)
+        {
+            return false;
+        }
+        match self.scope {
+            Scope::File => true,
+            Scope::Line => d.location.span.is_some_and(|s| {
+                s.start.line == self.span.start.line
+                    || (self.alone && s.start.line == self.span.start.line + 1)
+            }),
+        }
+    }
+}
+
+/// Drops suppressed findings; adds C103 (no reason, malformed) and C104 (suppresses nothing).
+pub fn apply(files: &[FileEntry], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, usize) {
+    let (sups, bad) = scan(files);
+    let mut used: Vec<Vec<bool>> = sups.iter().map(|s| vec![false; s.codes.len()]).collect();
+    let mut kept = Vec::new();
+    let mut suppressed = 0;
+    for d in diagnostics {
+        let mut hit = false;
+        for (i, s) in sups.iter().enumerate() {
+            for (j, code) in s.codes.iter().enumerate() {
+                if s.covers(&d, code) {
+                    used[i][j] = true;
+                    hit = true;
+                }
+            }
+        }
+        if hit {
+            suppressed += 1;
+        } else {
+            kept.push(d);
+        }
+    }
+    let (Some(c103), Some(c104)) = (rules::find("C103"), rules::find("C104")) else {
+        return (kept, suppressed);
+    };
+    for m in bad {
+        kept.push(
+            Diagnostic::new(c103, m.problem, Location::head(&m.path, m.span))
+                .help("write `# nodecast: ignore[CODE] reason` (or `ignore-file[CODE] reason`)"),
+        );
+    }
+    for (i, s) in sups.iter().enumerate() {
+        let what = match s.scope {
+            Scope::Line => "ignore",
+            Scope::File => "ignore-file",
+        };
+        if s.reason.is_empty() {
+            kept.push(
+                Diagnostic::new(
+                    c103,
+                    format!("suppression of {} gives no reason", s.codes.join(", ")),
+                    Location::head(&s.path, s.span),
+                )
+                .help(format!(
+                    "say why after the codes: `# nodecast: {what}[{}] <reason>`",
+                    s.codes.join(",")
+                )),
+            );
+        }
+        for (j, code) in s.codes.iter().enumerate() {
+            if used[i][j] {
+                continue;
+            }
+            let message = if rules::find(code).is_none() {
+                format!("suppression names `{code}`, which is not a rule code")
+            } else {
+                match s.scope {
+                    Scope::Line => {
+                        format!("suppression of {code} matches no finding on this line or the next")
+                    }
+                    Scope::File => format!("suppression of {code} matches no finding in this file"),
+                }
+            };
+            kept.push(
+                Diagnostic::new(c104, message, Location::head(&s.path, s.span))
+                    .help(format!("remove `{code}` from the suppression")),
+            );
+        }
+    }
+    (kept, suppressed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_are_comments_only() {
+        assert_eq!(
+            directive("a: 1 # nodecast: ignore[Y003] ok\n"),
+            Some((5, " ignore[Y003] ok"))
+        );
+        assert_eq!(
+            directive("# nodecast: ignore-file[K005] generated"),
+            Some((0, " ignore-file[K005] generated"))
+        );
+        assert_eq!(directive("url: http://x#nodecast: ignore[Y003]"), None);
+        assert_eq!(directive("a: 1 # other comment"), None);
+    }
+
+    #[test]
+    fn parse_codes_and_reasons() {
+        assert_eq!(
+            parse(" ignore[Y003, K005] legacy values"),
+            Ok((
+                Scope::Line,
+                vec!["Y003".into(), "K005".into()],
+                "legacy values".into()
+            ))
+        );
+        assert_eq!(
+            parse("ignore-file[Y003]"),
+            Ok((Scope::File, vec!["Y003".into()], String::new()))
+        );
+        assert!(parse("ignore[] x").is_err());
+        assert!(parse("ignore Y003").is_err());
+        assert!(parse("ignore[Y003 x").is_err());
+    }
+}

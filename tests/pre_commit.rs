@@ -1,0 +1,165 @@
+//! The hooks of `.pre-commit-hooks.yaml`, run by the real pre-commit framework against this
+//! repository at the commit under test. `.ci/run` installs pre-commit into a throwaway venv and
+//! points NODECAST_PRE_COMMIT at it; without pre-commit the test says so and is skipped.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{git_in, hosted_cluster, node_pool, project_root, Repo};
+
+fn pre_commit() -> Option<PathBuf> {
+    let candidate = std::env::var_os("NODECAST_PRE_COMMIT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("pre-commit"));
+    let ok = Command::new(&candidate)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(candidate)
+}
+
+struct Out {
+    code: i32,
+    text: String,
+}
+
+fn run(pc: &Path, repo: &Path, home: &Path, args: &[&str]) -> Out {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_nodecast"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(pc)
+        .args(args)
+        .current_dir(repo)
+        .env("PATH", path)
+        .env("PRE_COMMIT_HOME", home)
+        .env("PRE_COMMIT_COLOR", "never")
+        .env("NO_COLOR", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("pre-commit runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        text: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+/// The commit under test (HEAD of this repository); its `.pre-commit-hooks.yaml` is what runs.
+fn commit_under_test() -> String {
+    let root = project_root();
+    let sha = git_in(&root, &["rev-parse", "HEAD"]).trim().to_string();
+    git_in(
+        &root,
+        &["cat-file", "-e", &format!("{sha}:.pre-commit-hooks.yaml")],
+    );
+    sha
+}
+
+#[test]
+fn hooks_run_by_the_real_pre_commit() {
+    let Some(pc) = pre_commit() else {
+        eprintln!(
+            "skipped: pre-commit is not installed (set NODECAST_PRE_COMMIT or put pre-commit on PATH; .ci/run installs it)"
+        );
+        return;
+    };
+    let sha = commit_under_test();
+    let home = tempfile::tempdir().expect("tmp");
+    let repo = Repo::new();
+    repo.write(
+        ".pre-commit-config.yaml",
+        &format!(
+            "repos:\n- repo: {}\n  rev: {sha}\n  hooks:\n  - id: nodecast-system\n",
+            project_root().display()
+        ),
+    );
+    repo.write("clusters/prod/hc.yaml", &hosted_cluster("prod", "4.18.5"));
+    repo.write(
+        "clusters/prod/np.yaml",
+        &node_pool("workers", "prod", 3, &[]),
+    );
+    let first = repo.commit("base");
+
+    // A staged invalid manifest: the hook fails with nodecast's diagnostic.
+    repo.write(
+        "clusters/prod/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+    );
+    repo.git(&["add", "clusters/prod/cm.yaml"]);
+    let bad = run(&pc, repo.path(), home.path(), &["run"]);
+    assert_eq!(bad.code, 1, "{}", bad.text);
+    assert!(
+        bad.text.contains("nodecast (installed binary)"),
+        "{}",
+        bad.text
+    );
+    assert!(bad.text.contains("Failed"), "{}", bad.text);
+    assert!(bad.text.contains("Y002"), "{}", bad.text);
+    assert!(
+        bad.text.contains("clusters/prod/cm.yaml:5:3"),
+        "{}",
+        bad.text
+    );
+
+    // Unstaged junk is not what the hook checks (pre-commit stashes it; nodecast reads the index).
+    repo.write(
+        "clusters/prod/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    );
+    repo.git(&["add", "clusters/prod/cm.yaml"]);
+    repo.write(
+        "clusters/prod/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+    );
+    let good = run(&pc, repo.path(), home.path(), &["run"]);
+    assert_eq!(good.code, 0, "{}", good.text);
+    assert!(good.text.contains("Passed"), "{}", good.text);
+    repo.git(&["checkout", "--", "clusters/prod/cm.yaml"]);
+    repo.commit("valid config map");
+
+    // A commit that changes no manifest skips the hook (the `files` filter).
+    repo.write("README.md", "docs\n");
+    repo.git(&["add", "README.md"]);
+    let skipped = run(&pc, repo.path(), home.path(), &["run"]);
+    assert_eq!(skipped.code, 0, "{}", skipped.text);
+    assert!(skipped.text.contains("Skipped"), "{}", skipped.text);
+
+    // pre-push style: the ref range from pre-commit (PRE_COMMIT_FROM_REF/TO_REF) is compared.
+    repo.commit("docs");
+    repo.write(
+        "clusters/prod/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+    );
+    let second = repo.commit("bad");
+    let range = run(
+        &pc,
+        repo.path(),
+        home.path(),
+        &["run", "--from-ref", &first, "--to-ref", &second],
+    );
+    assert_eq!(range.code, 1, "{}", range.text);
+    assert!(range.text.contains("Y002"), "{}", range.text);
+    // The header names the compared revisions: the range, not the index against HEAD.
+    assert!(
+        range.text.contains(&format!("nodecast: {second} ("))
+            && range.text.contains(&format!(" vs {first} (")),
+        "{}",
+        range.text
+    );
+}

@@ -4,6 +4,8 @@
 //! forecast is empty and the report says "no node impact" only when nothing changed that could
 //! affect nodes — see [`Impact`] for the contract every model fills in.
 
+pub mod mco;
+
 use serde::Serialize;
 
 use crate::diff::Diff;
@@ -160,7 +162,7 @@ pub struct Forecast {
 /// Models plug in here (`hypershift::forecast(input, &mut out)`, `mco::forecast(input, &mut out)`).
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
-    let _ = input;
+    mco::forecast(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
             a.action,

@@ -12,7 +12,15 @@ fn show(src: &str, n: &Node, depth: usize, label: &str) {
     println!(
         "{}{label}{}:{}-{}:{} [{}..{}] {kind} tag={:?} alias={} src={:?}",
         "  ".repeat(depth),
-        s.start.line, s.start.col, s.end.line, s.end.col, s.start.offset, s.end.offset, n.tag, n.from_alias, text
+        s.start.line,
+        s.start.col,
+        s.end.line,
+        s.end.col,
+        s.start.offset,
+        s.end.offset,
+        n.tag,
+        n.from_alias,
+        text
     );
     match &n.kind {
         NodeKind::Scalar { .. } => {}
@@ -29,10 +37,21 @@ fn main() {
     let src = std::fs::read_to_string(path).expect("read");
     let parsed = parse(&src, &Options::default());
     for d in &parsed.documents {
-        println!("--- doc {} {:?}", d.index, (d.span.start.line, d.span.end.line));
+        println!(
+            "--- doc {} {:?}",
+            d.index,
+            (d.span.start.line, d.span.end.line)
+        );
         show(&src, &d.root, 0, "");
     }
     for p in &parsed.problems {
-        println!("PROBLEM {:?} {} at {}:{} other={:?}", p.kind, p.message, p.span.start.line, p.span.start.col, p.other.map(|o| (o.start.line, o.start.col)));
+        println!(
+            "PROBLEM {:?} {} at {}:{} other={:?}",
+            p.kind,
+            p.message,
+            p.span.start.line,
+            p.span.start.col,
+            p.other.map(|o| (o.start.line, o.start.col))
+        );
     }
 }

@@ -19,12 +19,20 @@ impl LineIndex {
     /// partial character as a column).
     pub fn pos(&self, src: &str, offset: usize) -> Pos {
         let offset = offset.min(src.len());
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts[line];
         let col = src
             .get(start..offset)
             .map(|s| s.chars().count())
-            .unwrap_or_else(|| src.as_bytes()[start..offset].iter().filter(|b| (**b & 0xC0) != 0x80).count());
+            .unwrap_or_else(|| {
+                src.as_bytes()[start..offset]
+                    .iter()
+                    .filter(|b| (**b & 0xC0) != 0x80)
+                    .count()
+            });
         Pos {
             offset,
             line: line as u32 + 1,

@@ -141,7 +141,11 @@ pub(crate) fn block_header(src: &str, raw_start: usize, after: usize) -> Option<
         }
         break (prev, line_end(b, prev));
     };
-    let from = if (hs..=he).contains(&after) { after } else { hs };
+    let from = if (hs..=he).contains(&after) {
+        after
+    } else {
+        hs
+    };
     (from..he).find_map(|i| {
         let ok_before = i == hs || matches!(b[i - 1], b' ' | b'\t');
         (matches!(b[i], b'|' | b'>') && ok_before)

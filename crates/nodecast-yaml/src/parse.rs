@@ -270,7 +270,9 @@ impl<'a> Builder<'a> {
     }
 
     fn in_key(&self) -> bool {
-        self.stack.last().is_some_and(|f| f.in_key || f.expects_key())
+        self.stack
+            .last()
+            .is_some_and(|f| f.in_key || f.expects_key())
     }
 
     fn scalar(
@@ -288,7 +290,9 @@ impl<'a> Builder<'a> {
         let has_props = props.end > start;
         let (s, e) = match style {
             ScalarStyle::Literal | ScalarStyle::Folded => {
-                let header = if has_props && matches!(src.as_bytes().get(props.content), Some(b'|' | b'>')) {
+                let header = if has_props
+                    && matches!(src.as_bytes().get(props.content), Some(b'|' | b'>'))
+                {
                     locate::block_header(src, props.content, props.content)
                 } else {
                     locate::block_header(src, start, self.last_end)
@@ -348,7 +352,14 @@ impl<'a> Builder<'a> {
         );
     }
 
-    fn open(&mut self, content: Content, anchor: usize, tag: Option<&Tag>, start: usize, end: usize) {
+    fn open(
+        &mut self,
+        content: Content,
+        anchor: usize,
+        tag: Option<&Tag>,
+        start: usize,
+        end: usize,
+    ) {
         if self.stack.len() >= self.opts.max_depth {
             let span = self.loc.span(start, end);
             self.limit(
@@ -657,7 +668,10 @@ fn apply_merges(slots: Vec<Slot>) -> Vec<Entry> {
                     kind => {
                         out.push(Entry {
                             key: entry.key,
-                            value: Node { kind, ..entry.value },
+                            value: Node {
+                                kind,
+                                ..entry.value
+                            },
                         });
                         continue;
                     }

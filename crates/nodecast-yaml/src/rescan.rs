@@ -176,7 +176,14 @@ fn flow(src: &Src<'_>, start: usize, stop: usize, quote: Quote, expected: &str) 
         while p < stop && (src.is_blank(p) || src.is_break(p)) {
             if src.is_blank(p) {
                 if !leading_blanks {
-                    whitespace.push((if src.byte(p) == Some(b'\t') { '\t' } else { ' ' }, p));
+                    whitespace.push((
+                        if src.byte(p) == Some(b'\t') {
+                            '\t'
+                        } else {
+                            ' '
+                        },
+                        p,
+                    ));
                 }
                 p += 1;
             } else {
@@ -194,7 +201,9 @@ fn flow(src: &Src<'_>, start: usize, stop: usize, quote: Quote, expected: &str) 
         if leading_blanks {
             match leading_break.take() {
                 None => push_breaks(&mut sink, src, &mut trailing_breaks),
-                Some(lb) if trailing_breaks.is_empty() => sink.push(' ', lb, lb + src.break_len(lb)),
+                Some(lb) if trailing_breaks.is_empty() => {
+                    sink.push(' ', lb, lb + src.break_len(lb))
+                }
                 Some(_) => push_breaks(&mut sink, src, &mut trailing_breaks),
             }
         } else {
@@ -298,7 +307,13 @@ fn header(src: &Src<'_>, indicator: usize) -> Option<Header> {
 
 /// Literal and folded block scalars. `limit` is the end of the node's content: a first content
 /// line starting at or after it belongs to the next node (the scalar is empty).
-fn block(src: &Src<'_>, indicator: usize, limit: usize, literal: bool, expected: &str) -> Option<Decoded> {
+fn block(
+    src: &Src<'_>,
+    indicator: usize,
+    limit: usize,
+    literal: bool,
+    expected: &str,
+) -> Option<Decoded> {
     let h = header(src, indicator)?;
     if h.at_eof {
         return Sink::new(expected).finish(h.body);
@@ -443,7 +458,13 @@ fn block_body(
 }
 
 /// Skips up to `indent` spaces and the empty lines that follow, recording their line breaks.
-fn skip_indent(src: &Src<'_>, p: &mut usize, ls: &mut usize, indent: usize, breaks: &mut Vec<usize>) {
+fn skip_indent(
+    src: &Src<'_>,
+    p: &mut usize,
+    ls: &mut usize,
+    indent: usize,
+    breaks: &mut Vec<usize>,
+) {
     loop {
         while *p - *ls < indent && src.byte(*p) == Some(b' ') {
             *p += 1;

@@ -349,7 +349,19 @@ mod tests {
         assert_eq!(plain(".inf").0, Scalar::Float(f64::INFINITY));
         assert_eq!(plain("-.Inf").0, Scalar::Float(f64::NEG_INFINITY));
         assert!(matches!(plain(".NaN").0, Scalar::Float(f) if f.is_nan()));
-        for s in ["1e400", ".", "._5", "1.2.3", "1e", "inf", "nan", "0x", "+", "-", "0xFFFFFFFFFFFFFFFFFF"] {
+        for s in [
+            "1e400",
+            ".",
+            "._5",
+            "1.2.3",
+            "1e",
+            "inf",
+            "nan",
+            "0x",
+            "+",
+            "-",
+            "0xFFFFFFFFFFFFFFFFFF",
+        ] {
             assert_eq!(plain(s).0, Scalar::Str, "{s}");
         }
     }
@@ -359,7 +371,9 @@ mod tests {
         for s in ["1:30", "190:20:30", "-1:30.5", "+1:0", "0:30.5", "12:00"] {
             assert_eq!(plain(s), (Scalar::Str, Some(Ambiguity::Sexagesimal)), "{s}");
         }
-        for s in ["0:30", "1:60", "1:", ":30", "1:30:", "1:30.5x", "a1:30", "1:300"] {
+        for s in [
+            "0:30", "1:60", "1:", ":30", "1:30:", "1:30.5x", "a1:30", "1:300",
+        ] {
             assert_eq!(plain(s), (Scalar::Str, None), "{s}");
         }
     }
@@ -367,7 +381,10 @@ mod tests {
     #[test]
     fn tags_and_styles() {
         let core = Some((CORE, "str"));
-        assert_eq!(resolve("123", ScalarStyle::Plain, core), (Scalar::Str, None));
+        assert_eq!(
+            resolve("123", ScalarStyle::Plain, core),
+            (Scalar::Str, None)
+        );
         assert_eq!(
             resolve("123", ScalarStyle::DoubleQuoted, None),
             (Scalar::Str, None)

@@ -1,0 +1,226 @@
+//! MachineConfigPools of a cluster side, including the built-in pools that always exist.
+
+use nodecast_yaml::{Node, Span};
+
+use super::config::Src;
+use super::selector::{self, Labels, Selector, SelectorError};
+use crate::inventory::{Object, ObjectId};
+
+/// `maxUnavailable` as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaxUnavailable {
+    /// A node count.
+    Count(u32),
+    /// A percentage of the pool.
+    Percent(u32),
+}
+
+/// A pool as the controllers see it.
+#[derive(Clone, Debug)]
+pub struct Pool {
+    /// Name.
+    pub name: String,
+    /// Labels (KubeletConfig / ContainerRuntimeConfig select on them).
+    pub labels: Labels,
+    /// `spec.machineConfigSelector`: absent, invalid, or parsed.
+    pub selector: Result<Option<Selector>, SelectorError>,
+    /// `spec.paused`.
+    pub paused: Option<Span>,
+    /// `spec.maxUnavailable`.
+    pub max_unavailable: Option<MaxUnavailable>,
+    /// `spec.osImageStream.name`.
+    pub stream: Option<(String, Src)>,
+    /// The object, when the repository defines the pool.
+    pub object: Option<ObjectId>,
+    /// Span of the selector (or of the object's name) for findings.
+    pub selector_span: Option<Span>,
+}
+
+/// Built-in pools the MCO always has.
+pub const BUILT_IN: [&str; 3] = ["master", "worker", "arbiter"];
+
+const ROLE: &str = "machineconfiguration.openshift.io/role";
+
+/// The standard pool a built-in name stands for, when the repository does not define it.
+pub fn implicit(name: &str) -> Pool {
+    Pool {
+        name: name.into(),
+        labels: [
+            (
+                format!("pools.operator.machineconfiguration.openshift.io/{name}"),
+                String::new(),
+            ),
+            (
+                "machineconfiguration.openshift.io/mco-built-in".into(),
+                String::new(),
+            ),
+        ]
+        .into(),
+        selector: Ok(Some(Selector {
+            labels: [(ROLE.to_string(), name.to_string())].into(),
+            expressions: Vec::new(),
+        })),
+        paused: None,
+        max_unavailable: None,
+        stream: None,
+        object: None,
+        selector_span: None,
+    }
+}
+
+/// Reads a MachineConfigPool object.
+pub fn read(obj: &Object) -> Pool {
+    let root = obj.root();
+    let spec = root.get("spec");
+    let sel_node = spec.and_then(|s| s.get("machineConfigSelector"));
+    let selector = match sel_node {
+        None => Ok(None),
+        Some(n) if n.is_null() => Ok(None),
+        Some(n) => selector::parse(n).map(Some),
+    };
+    let paused = spec
+        .and_then(|s| s.entry("paused"))
+        .filter(|e| e.value.to_json().as_bool() == Some(true))
+        .map(|e| e.key.span);
+    let max_unavailable =
+        spec.and_then(|s| s.get("maxUnavailable"))
+            .and_then(|n| match n.to_json() {
+                serde_json::Value::Number(x) => x.as_u64().map(|v| MaxUnavailable::Count(v as u32)),
+                serde_json::Value::String(s) => s
+                    .strip_suffix('%')
+                    .and_then(|p| p.trim().parse().ok())
+                    .map(MaxUnavailable::Percent),
+                _ => None,
+            });
+    let stream = spec
+        .and_then(|s| s.path(&["osImageStream", "name"]))
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            (
+                s.to_string(),
+                Src {
+                    object: obj.id.clone(),
+                    pointer: "/spec/osImageStream/name".into(),
+                },
+            )
+        });
+    Pool {
+        name: obj.id.name.clone(),
+        labels: selector::labels_of(root),
+        selector,
+        paused,
+        max_unavailable,
+        stream,
+        object: Some(obj.id.clone()),
+        selector_span: Some(
+            spec.and_then(|s| s.entry("machineConfigSelector"))
+                .map(|e| e.key.span)
+                .or_else(|| root.path(&["metadata", "name"]).map(|n| n.span))
+                .unwrap_or(root.span),
+        ),
+    }
+}
+
+/// The pools of one side: the repository's, plus `master` and `worker` when not defined.
+pub fn pools(objects: &[&Object]) -> Vec<Pool> {
+    let mut out: Vec<Pool> = objects
+        .iter()
+        .filter(|o| o.id.kind == "MachineConfigPool")
+        .map(|o| read(o))
+        .collect();
+    for name in ["master", "worker"] {
+        if !out.iter().any(|p| p.name == name) {
+            out.push(implicit(name));
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Why the `custom-machine-config-pool-selector` admission policy rejects a custom pool's
+/// selector (it must select role master/worker/arbiter, or `In` with worker / `NotIn` without).
+pub fn admission_problem(pool: &Pool) -> Option<String> {
+    if BUILT_IN.contains(&pool.name.as_str()) {
+        return None;
+    }
+    let Ok(Some(sel)) = &pool.selector else {
+        return Some("a custom pool must have a machineConfigSelector on the role label".into());
+    };
+    if sel
+        .labels
+        .get(ROLE)
+        .is_some_and(|v| BUILT_IN.contains(&v.as_str()))
+    {
+        return None;
+    }
+    let ok = sel.expressions.iter().any(|r| {
+        r.key == ROLE
+            && match r.operator {
+                selector::Operator::In => r.values.iter().any(|v| v == "worker"),
+                selector::Operator::NotIn => !r.values.iter().any(|v| v == "worker"),
+                _ => false,
+            }
+    });
+    (!ok).then(|| {
+        format!(
+            "custom pool `{}` must select role worker (matchLabels role master/worker/arbiter, or `{ROLE} In [worker, …]`); the admission policy custom-machine-config-pool-selector rejects it",
+            pool.name
+        )
+    })
+}
+
+/// Node count and rollout shape: maxUnavailable (percent rounds down, at least 1; arbiter 1).
+pub fn shape(pool: &Pool, nodes: Option<u32>) -> (Option<u32>, Option<u32>, String) {
+    let mu = if pool.name == "arbiter" {
+        Some(1)
+    } else {
+        match (&pool.max_unavailable, nodes) {
+            (None, _) => Some(1),
+            (Some(MaxUnavailable::Count(n)), _) => Some((*n).max(1)),
+            (Some(MaxUnavailable::Percent(p)), Some(n)) => Some((n * p / 100).max(1)),
+            (Some(MaxUnavailable::Percent(_)), None) => None,
+        }
+    };
+    let at_a_time = match (&mu, &pool.max_unavailable) {
+        (Some(m), _) => format!("{m} at a time"),
+        (None, Some(MaxUnavailable::Percent(p))) => format!("{p}% at a time"),
+        _ => String::new(),
+    };
+    match (nodes, mu) {
+        (Some(n), Some(m)) => {
+            let waves = n.div_ceil(m);
+            (
+                mu,
+                Some(waves),
+                format!(
+                    "{n} {}, {at_a_time}: {waves} {}",
+                    if n == 1 { "node" } else { "nodes" },
+                    if waves == 1 { "wave" } else { "waves" }
+                ),
+            )
+        }
+        _ => (mu, None, format!("all nodes in pool, {at_a_time}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_unavailable_rounds_down_with_a_minimum_of_one() {
+        let mut p = implicit("worker");
+        assert_eq!(shape(&p, Some(3)).1, Some(3));
+        p.max_unavailable = Some(MaxUnavailable::Percent(25));
+        assert_eq!(
+            shape(&p, Some(10)),
+            (Some(2), Some(5), "10 nodes, 2 at a time: 5 waves".into())
+        );
+        assert_eq!(shape(&p, Some(3)).0, Some(1));
+        assert_eq!(shape(&p, None).2, "all nodes in pool, 25% at a time");
+        p.max_unavailable = Some(MaxUnavailable::Count(2));
+        p.name = "arbiter".into();
+        assert_eq!(shape(&p, Some(2)).0, Some(1));
+    }
+}

@@ -237,6 +237,22 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
             always,
         ));
     }
+    if d.other {
+        let mut srcs = Vec::new();
+        for (x, y) in [
+            (&a.directories, &b.directories),
+            (&a.links, &b.links),
+            (&a.storage, &b.storage),
+        ] {
+            for k in changed_keys(x, y) {
+                srcs.extend(srcs_of(x.get(&k), y.get(&k)));
+            }
+        }
+        reasons.push(Reason {
+            summary: "Ignition storage (directories, links, disks) changed → not applied to existing nodes".into(),
+            srcs,
+        });
+    }
     let mut lists: Vec<Vec<PolicyAction>> = Vec::new();
     let mut unsafe_registries: Option<String> = None;
     for path in &d.files {

@@ -171,7 +171,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                         Diagnostic::new(
                             &m101_blocked_config::RULE,
                             format!(
-                                "pool `{}` ({}) will not update: the MCO refuses this configuration: {}",
+                                "pool `{}` of cluster `{}` will not update: the MCO refuses this configuration: {}",
                                 p.name, c.root, r.message
                             ),
                             loc,
@@ -191,7 +191,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                         Diagnostic::new(
                             &m104_storage_override::RULE,
                             format!(
-                                "pool `{}`: {} is accepted by irreconcilableValidationOverrides and applies to new nodes only",
+                                "pool `{}`: {}, but irreconcilableValidationOverrides accepts it for new nodes only",
                                 p.name, r.message
                             ),
                             loc,
@@ -214,7 +214,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                             Diagnostic::new(
                                 &m103_policy_changed_with_configs::RULE,
                                 format!(
-                                    "the node disruption policy changes together with MachineConfigs in {}: the daemon may still read the old policy, so the stronger action of both is forecast",
+                                    "the node disruption policy changes together with MachineConfigs in cluster `{}`: the daemon may still read the old policy, so the stronger action of both is forecast",
                                     c.root
                                 ),
                                 loc,

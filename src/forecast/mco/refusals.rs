@@ -165,7 +165,9 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
         if let Some((_, src)) = first_changed(&pick(a), &pick(b)) {
             let overridden = facts.storage_overrides.iter().any(|o| o == name);
             out.push(Refusal {
-                message: format!("storage.{section} change is not supported on existing nodes"),
+                message: format!(
+                    "the storage.{section} change cannot be applied to existing nodes"
+                ),
                 src,
                 overridden,
             });

@@ -78,17 +78,15 @@ pub(crate) fn resolve_plain(s: &str) -> (Scalar, Option<Ambiguity>) {
 /// Numbers: go-yaml tries ParseInt(base 0), then ParseUint, then its float pattern, with `_` removed.
 fn resolve_number(s: &str) -> (Scalar, Option<Ambiguity>) {
     let plain: String = s.chars().filter(|&c| c != '_').collect();
-    match go_parse_int(&plain) {
-        Some(Parsed {
-            value,
-            legacy_octal,
-        }) => {
-            // `07` reads the same in both versions; only flag octal literals whose value differs.
-            let ambiguity = (legacy_octal && !(0..8).contains(&value.unsigned_abs()))
-                .then_some(Ambiguity::Octal);
-            return (Scalar::Int(value), ambiguity);
-        }
-        None => {}
+    if let Some(Parsed {
+        value,
+        legacy_octal,
+    }) = go_parse_int(&plain)
+    {
+        // `07` reads the same in both versions; only flag octal literals whose value differs.
+        let ambiguity =
+            (legacy_octal && !(0..8).contains(&value.unsigned_abs())).then_some(Ambiguity::Octal);
+        return (Scalar::Int(value), ambiguity);
     }
     // Between i64::MAX and u64::MAX go-yaml yields a uint64; we only hold i64, so keep it as the
     // (approximate) number it is rather than pretending it is text.

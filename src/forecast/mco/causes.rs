@@ -3,9 +3,10 @@
 
 use super::config::{locate, Src};
 use super::decide::Reason;
+use super::scope::Scope;
 use crate::diagnostic::{Location, Side};
 use crate::diff::ChangeKind;
-use crate::forecast::{Cause, Input};
+use crate::forecast::Cause;
 
 fn overlaps(field: &str, pointer: &str) -> bool {
     pointer.is_empty()
@@ -32,7 +33,7 @@ fn cause(
 }
 
 /// Causes of one reason (at most three per contributing object).
-pub fn resolve(input: &Input<'_>, reason: &Reason) -> Vec<Cause> {
+pub fn resolve(scope: &Scope<'_>, reason: &Reason) -> Vec<Cause> {
     let mut out = Vec::new();
     let mut seen: Vec<&Src> = Vec::new();
     for (_, src) in &reason.srcs {
@@ -40,12 +41,12 @@ pub fn resolve(input: &Input<'_>, reason: &Reason) -> Vec<Cause> {
             continue;
         }
         seen.push(src);
-        let Some(ch) = input.diff.change_of(&src.object) else {
+        let Some(ch) = scope.changes.get(&src.object) else {
             continue;
         };
         match ch.kind {
             ChangeKind::Changed => {
-                let Some(obj) = ch.head.map(|i| &input.head.objects[i]) else {
+                let Some(obj) = ch.head else {
                     continue;
                 };
                 for f in ch
@@ -63,12 +64,12 @@ pub fn resolve(input: &Input<'_>, reason: &Reason) -> Vec<Cause> {
                 }
             }
             ChangeKind::Added => {
-                if let Some(obj) = ch.head.map(|i| &input.head.objects[i]) {
+                if let Some(obj) = ch.head {
                     out.push(cause(obj, &src.pointer, &src.pointer, &reason.summary));
                 }
             }
             ChangeKind::Removed => {
-                if let Some(obj) = ch.base.map(|i| &input.base.objects[i]) {
+                if let Some(obj) = ch.base {
                     out.push(cause(
                         obj,
                         &src.pointer,
@@ -88,9 +89,9 @@ pub fn resolve(input: &Input<'_>, reason: &Reason) -> Vec<Cause> {
             .find(|(side, _)| *side == Side::Head)
             .or(reason.srcs.first());
         if let Some((_, src)) = fallback {
-            if let Some(obj) = input.head.get(&src.object) {
+            if let Some(obj) = scope.head.get(&src.object) {
                 out.push(cause(obj, &src.pointer, &src.pointer, &reason.summary));
-            } else if let Some(obj) = input.base.get(&src.object) {
+            } else if let Some(obj) = scope.base.get(&src.object) {
                 out.push(cause(
                     obj,
                     &src.pointer,
@@ -104,11 +105,11 @@ pub fn resolve(input: &Input<'_>, reason: &Reason) -> Vec<Cause> {
 }
 
 /// A diagnostic location for a field: head when the object exists there, else base.
-pub fn location(input: &Input<'_>, src: Option<&Src>) -> Option<Location> {
+pub fn location(scope: &Scope<'_>, src: Option<&Src>) -> Option<Location> {
     let src = src?;
-    if let Some(obj) = input.head.get(&src.object) {
+    if let Some(obj) = scope.head.get(&src.object) {
         return Some(Location::head(&obj.path, locate(obj.root(), &src.pointer)));
     }
-    let obj = input.base.get(&src.object)?;
+    let obj = scope.base.get(&src.object)?;
     Some(Location::base(&obj.path, locate(obj.root(), &src.pointer)))
 }

@@ -123,7 +123,7 @@ pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluste
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut add = |inv: &Inventory, is_head: bool| {
         for (i, o) in inv.objects.iter().enumerate() {
-            if !is_modelled(o) || inv.by_id.get(&o.id) != Some(&i) {
+            if !is_modelled(o) {
                 continue;
             }
             let r = root_of(&roots, &o.path);

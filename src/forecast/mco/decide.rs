@@ -44,6 +44,8 @@ pub struct Delta {
     pub passwd: bool,
     /// Refusal-relevant sections that differ.
     pub other: bool,
+    /// The reasons the MCO cannot render the config differ (an invalid value was introduced).
+    pub invalid: bool,
 }
 
 impl Delta {
@@ -88,6 +90,7 @@ pub fn delta(a: &Rendered, b: &Rendered) -> Delta {
             || !changed_keys(&a.links, &b.links).is_empty()
             || !changed_keys(&a.storage, &b.storage).is_empty()
             || values(&a.ignition_kargs) != values(&b.ignition_kargs),
+        invalid: a.invalid != b.invalid,
     }
 }
 
@@ -144,7 +147,7 @@ fn list_reasons(what: &str, a: &[Item<String>], b: &[Item<String>], then: &str) 
             .collect();
         return vec![Reason {
             summary: format!(
-                "{what}s reordered: [{}] → [{}] {then}",
+                "{what}s reordered from [{}] to [{}] {then}",
                 values(a).join(" "),
                 values(b).join(" ")
             ),
@@ -351,4 +354,425 @@ pub fn classify(actions: &[PolicyAction], unsafe_registries: bool) -> (Action, b
 /// Files of a rendered config as path → value (for tests and refusals).
 pub fn file_value<'a>(r: &'a Rendered, path: &str) -> Option<&'a Value> {
     r.files.get(path).map(|i| &i.value)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Oracle: MCO `pkg/daemon/update_test.go` `TestCalculatePostConfigChangeAction` (day-2 column
+    //! of mco-disruption.md section 12), `TestMachineConfigDiff`, and the cases derived from code.
+
+    use super::*;
+    use crate::forecast::mco::config::{Item, Mc, McConfig, Src};
+    use crate::forecast::mco::policy::defaults;
+    use crate::forecast::mco::render::render;
+    use crate::inventory::ObjectId;
+    use serde_json::json;
+
+    const REGISTRIES: &str = "/etc/containers/registries.conf";
+    const PULL: &str = "/var/lib/kubelet/config.json";
+    const CA: &str = "/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt";
+    const GPG: &str = "/etc/machine-config-daemon/no-reboot/containers-gpg.pub";
+
+    fn src() -> Src {
+        Src {
+            object: ObjectId {
+                group: "machineconfiguration.openshift.io".into(),
+                kind: "MachineConfig".into(),
+                namespace: None,
+                name: "test".into(),
+            },
+            pointer: String::new(),
+        }
+    }
+
+    #[derive(Default, Clone)]
+    struct Cfg {
+        files: Vec<(&'static str, String)>,
+        keys: Option<Vec<&'static str>>,
+        password: Option<&'static str>,
+        kargs: Vec<&'static str>,
+        os: Option<&'static str>,
+        kernel_type: Option<&'static str>,
+        extensions: Vec<&'static str>,
+        units: Vec<(&'static str, &'static str)>,
+    }
+
+    fn file(path: &'static str, text: &str) -> (&'static str, String) {
+        (path, text.to_string())
+    }
+
+    fn build(c: &Cfg) -> Rendered {
+        let mut m = McConfig::default();
+        for (p, text) in &c.files {
+            m.files.push((
+                p.to_string(),
+                Item::new(json!({"contents": {"source": format!("data:,{}", text.replace(' ', "%20").replace('\n', "%0A").replace('"', "%22").replace('=', "%3D"))}, "overwrite": true}), src()),
+            ));
+        }
+        if c.keys.is_some() || c.password.is_some() {
+            let mut u = serde_json::Map::new();
+            if let Some(k) = &c.keys {
+                u.insert("sshAuthorizedKeys".into(), json!(k));
+            }
+            if let Some(p) = c.password {
+                u.insert("passwordHash".into(), json!(p));
+            }
+            m.users.push((
+                "core".into(),
+                Item::new(serde_json::Value::Object(u), src()),
+            ));
+        }
+        m.kernel_arguments = c
+            .kargs
+            .iter()
+            .map(|k| Item::new(k.to_string(), src()))
+            .collect();
+        m.extensions = c
+            .extensions
+            .iter()
+            .map(|k| Item::new(k.to_string(), src()))
+            .collect();
+        m.os_image_url = c.os.map(|o| Item::new(o.to_string(), src()));
+        m.kernel_type = c.kernel_type.map(|o| Item::new(o.to_string(), src()));
+        for (name, contents) in &c.units {
+            m.units.push((
+                name.to_string(),
+                Item::new(json!({"contents": contents}), src()),
+            ));
+        }
+        let mc = Mc {
+            name: "00-test".into(),
+            labels: Default::default(),
+            generated: false,
+            config: m,
+        };
+        render(&[&mc])
+    }
+
+    fn run(a: &Cfg, b: &Cfg) -> Decision {
+        let (ra, rb) = (build(a), build(b));
+        decide(&ra, &rb, &delta(&ra, &rb), &defaults())
+    }
+
+    fn reload_crio() -> PolicyAction {
+        PolicyAction::Reload("crio.service".into())
+    }
+
+    fn restart(s: &str) -> PolicyAction {
+        PolicyAction::Restart(s.into())
+    }
+
+    const REG_OLD: &str = "unqualified-search-registries = [\"registry.access.redhat.com\"]\n";
+    const REG_SAFE: &str =
+        "unqualified-search-registries = [\"registry.access.redhat.com\", \"quay.io\"]\n";
+
+    fn base() -> Cfg {
+        Cfg {
+            files: vec![
+                file(REGISTRIES, REG_OLD),
+                file(PULL, "{}"),
+                file("/etc/random-reboot-file", "a"),
+                file("/etc/kubernetes/kubelet-ca.crt", "ca1"),
+                file("/etc/containers/policy.json", "{}"),
+                file(GPG, "k1"),
+                file(CA, "c1"),
+            ],
+            keys: Some(vec!["key1"]),
+            ..Cfg::default()
+        }
+    }
+
+    fn with_file(c: &Cfg, path: &'static str, text: &str) -> Cfg {
+        let mut c = c.clone();
+        c.files.retain(|(p, _)| *p != path);
+        c.files.push(file(path, text));
+        c
+    }
+
+    fn without_file(c: &Cfg, path: &str) -> Cfg {
+        let mut c = c.clone();
+        c.files.retain(|(p, _)| *p != path);
+        c
+    }
+
+    #[test]
+    fn l1_unknown_file_reboots_and_drains() {
+        let d = run(&base(), &with_file(&base(), "/etc/random-reboot-file", "b"));
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Reboot], Action::Reboot, true)
+        );
+    }
+
+    #[test]
+    fn l2_pull_secret_content_is_none() {
+        let d = run(&base(), &with_file(&base(), PULL, "{\"auths\":{}}"));
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::None], Action::None, false)
+        );
+    }
+
+    #[test]
+    fn l3_ssh_key_change_is_none() {
+        let mut b = base();
+        b.keys = Some(vec!["key2"]);
+        let d = run(&base(), &b);
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::None], Action::None, false)
+        );
+    }
+
+    #[test]
+    fn l4_registries_conf_is_special_and_drains_only_when_unsafe() {
+        let d = run(&base(), &with_file(&base(), REGISTRIES, REG_SAFE));
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Special], Action::Reload, false)
+        );
+        let d = run(
+            &base(),
+            &with_file(&base(), REGISTRIES, "unqualified-search-registries = []\n"),
+        );
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Special], Action::Drain, true)
+        );
+    }
+
+    #[test]
+    fn l5_kubelet_ca_has_no_day2_policy_and_reboots() {
+        let d = run(
+            &base(),
+            &with_file(&base(), "/etc/kubernetes/kubelet-ca.crt", "ca2"),
+        );
+        assert_eq!((d.action, d.drain), (Action::Reboot, true));
+    }
+
+    #[test]
+    fn l6_registries_plus_pull_secret_is_special() {
+        let b = with_file(&with_file(&base(), REGISTRIES, REG_SAFE), PULL, "{\"a\":1}");
+        let d = run(&base(), &b);
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Special], Action::Reload, false)
+        );
+    }
+
+    #[test]
+    fn l7_registries_ssh_and_os_image_reboot() {
+        let mut b = with_file(&base(), REGISTRIES, REG_SAFE);
+        b.keys = Some(vec!["key2"]);
+        b.os = Some("quay.io/openshift/os@sha256:1");
+        let d = run(&base(), &b);
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Reboot], Action::Reboot, true)
+        );
+    }
+
+    #[test]
+    fn l8_pull_secret_added_is_none() {
+        let a = without_file(&base(), PULL);
+        let d = run(&a, &base());
+        assert_eq!(
+            (d.actions, d.action),
+            (vec![PolicyAction::None], Action::None)
+        );
+    }
+
+    #[test]
+    fn l9_registries_removed_is_special_and_drains() {
+        let d = run(&base(), &without_file(&base(), REGISTRIES));
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::Special], Action::Drain, true)
+        );
+    }
+
+    #[test]
+    fn l10_mixed_with_kargs_reboots() {
+        let a = without_file(
+            &without_file(&base(), PULL),
+            "/etc/kubernetes/kubelet-ca.crt",
+        );
+        let mut b = without_file(&base(), REGISTRIES);
+        b.keys = Some(vec!["key2"]);
+        b.kargs = vec!["karg1"];
+        let d = run(&a, &b);
+        assert_eq!(
+            (d.actions, d.action),
+            (vec![PolicyAction::Reboot], Action::Reboot)
+        );
+    }
+
+    #[test]
+    fn l11_policy_json_reloads_crio() {
+        let d = run(
+            &base(),
+            &with_file(&base(), "/etc/containers/policy.json", "{\"x\":1}"),
+        );
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![reload_crio()], Action::Reload, false)
+        );
+    }
+
+    #[test]
+    fn l12_gpg_key_reloads_crio() {
+        let d = run(&base(), &with_file(&base(), GPG, "k2"));
+        assert_eq!((d.actions, d.action), (vec![reload_crio()], Action::Reload));
+    }
+
+    #[test]
+    fn l13_user_ca_bundle_restarts_ca_trust_and_crio() {
+        let d = run(&base(), &with_file(&base(), CA, "c2"));
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (
+                vec![
+                    restart("coreos-update-ca-trust.service"),
+                    restart("crio.service")
+                ],
+                Action::Restart,
+                false
+            )
+        );
+    }
+
+    #[test]
+    fn l14_ca_bundle_and_gpg_added_restart_and_reload_in_any_order() {
+        let a = without_file(&without_file(&base(), CA), GPG);
+        let d = run(&a, &base());
+        let mut got = d.actions.clone();
+        got.sort();
+        let mut want = vec![
+            restart("coreos-update-ca-trust.service"),
+            restart("crio.service"),
+            reload_crio(),
+        ];
+        want.sort();
+        assert_eq!((got, d.action, d.drain), (want, Action::Restart, false));
+    }
+
+    #[test]
+    fn derived_paths() {
+        for (path, want) in [
+            ("/etc/containers/registries.d/x.yaml", Action::Reload),
+            ("/etc/crio/policies/ns.json", Action::Reload),
+            ("/etc/nmstate/openshift/eth0.yml", Action::None),
+            ("/etc/kubernetes/kubelet.conf", Action::Reboot),
+            ("/etc/crio/crio.conf.d/01-ctrcfg-pidsLimit", Action::Reboot),
+            (
+                "/etc/containers/registries.conf.d/01-image-searchRegistries.conf",
+                Action::Reboot,
+            ),
+            ("/etc/containers/storage.conf", Action::Reboot),
+            ("/etc/mco/proxy.env", Action::Reboot),
+        ] {
+            let d = run(&base(), &with_file(&base(), path, "new"));
+            assert_eq!(d.action, want, "{path}");
+        }
+    }
+
+    #[test]
+    fn derived_combinations() {
+        // pull secret + policy.json → reload crio only (None dropped).
+        let b = with_file(
+            &with_file(&base(), PULL, "{\"a\":2}"),
+            "/etc/containers/policy.json",
+            "{\"y\":1}",
+        );
+        assert_eq!(run(&base(), &b).actions, vec![reload_crio()]);
+        // SSH + unknown file → reboot.
+        let mut b = with_file(&base(), "/etc/random-reboot-file", "c");
+        b.keys = Some(vec!["key3"]);
+        assert_eq!(run(&base(), &b).action, Action::Reboot);
+        // Any unit without a policy reboots.
+        let mut b = base();
+        b.units = vec![("chronyd.service", "[Unit]\n")];
+        assert_eq!(run(&base(), &b).action, Action::Reboot);
+        // kernelType, extension, reordered kargs: reboot.
+        let mut b = base();
+        b.kernel_type = Some("realtime");
+        assert_eq!(run(&base(), &b).action, Action::Reboot);
+        let mut b = base();
+        b.extensions = vec!["usbguard"];
+        assert_eq!(run(&base(), &b).action, Action::Reboot);
+        let mut a = base();
+        a.kargs = vec!["a=1", "b=2"];
+        let mut b = base();
+        b.kargs = vec!["b=2", "a=1"];
+        let d = run(&a, &b);
+        assert_eq!(d.action, Action::Reboot);
+        assert!(
+            d.reasons[0]
+                .summary
+                .starts_with("kernel arguments reordered from [a=1 b=2] to [b=2 a=1]"),
+            "{:?}",
+            d.reasons
+        );
+    }
+
+    #[test]
+    fn user_policy_none_on_registries_means_no_reload_and_no_drain() {
+        let (ra, rb) = (build(&base()), build(&without_file(&base(), REGISTRIES)));
+        let mut p = defaults();
+        if let Some(e) = p.files.iter_mut().find(|e| e.key == REGISTRIES) {
+            e.actions = vec![PolicyAction::None];
+        }
+        let d = decide(&ra, &rb, &delta(&ra, &rb), &p);
+        assert_eq!(
+            (d.actions, d.action, d.drain),
+            (vec![PolicyAction::None], Action::None, false)
+        );
+    }
+
+    // TestMachineConfigDiff / TestReconcilableDiff flags.
+    #[test]
+    fn diff_flags() {
+        assert!(delta(&build(&Cfg::default()), &build(&Cfg::default())).is_empty());
+        let os = Cfg {
+            os: Some("quay.io/os:2"),
+            ..Cfg::default()
+        };
+        assert_eq!(
+            delta(&build(&Cfg::default()), &build(&os)),
+            Delta {
+                os_update: true,
+                ..Delta::default()
+            }
+        );
+        let empty_kargs = Cfg {
+            kargs: vec![],
+            ..Cfg::default()
+        };
+        assert!(delta(&build(&Cfg::default()), &build(&empty_kargs)).is_empty());
+        let mut pw = base();
+        pw.password = Some("$6$x");
+        assert_eq!(
+            delta(&build(&base()), &build(&pw)),
+            Delta {
+                passwd: true,
+                ..Delta::default()
+            }
+        );
+        let added = with_file(&Cfg::default(), "/etc/new", "x");
+        assert_eq!(
+            delta(&build(&Cfg::default()), &build(&added)),
+            Delta {
+                files: vec!["/etc/new".into()],
+                ..Delta::default()
+            }
+        );
+        let d = delta(
+            &build(&base()),
+            &build(&Cfg {
+                keys: Some(vec!["key1"]),
+                ..Cfg::default()
+            }),
+        );
+        assert!(!d.files.is_empty() && !d.passwd && !d.kargs && !d.os_update);
+    }
 }

@@ -2,16 +2,16 @@
 
 use super::generated;
 use super::pool::{self, Pool};
+use super::scope::Scope;
 use super::selector;
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::forecast::Input;
 use crate::inventory::Object;
 use crate::rules::{m106_invalid_selector, m107_pool_selector, m108_generator_selects_no_pool};
 
 /// Checks pool selectors, custom-pool admission and generator selectors of one cluster's head.
-pub fn lint(input: &Input<'_>, objects: &[&Object], pools: &[Pool], out: &mut Vec<Diagnostic>) {
+pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Vec<Diagnostic>) {
     for p in pools {
-        let Some(obj) = p.object.as_ref().and_then(|id| input.head.get(id)) else {
+        let Some(obj) = p.object.as_ref().and_then(|id| scope.head.get(id)) else {
             continue;
         };
         let at = |span| Location::head(&obj.path, span);
@@ -75,7 +75,7 @@ pub fn lint(input: &Input<'_>, objects: &[&Object], pools: &[Pool], out: &mut Ve
         }
     }
     for (id, span) in generated::unmatched(objects, pools) {
-        let Some(obj) = input.head.get(&id) else {
+        let Some(obj) = scope.head.get(&id) else {
             continue;
         };
         let empty = obj

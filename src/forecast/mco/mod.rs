@@ -15,6 +15,7 @@ mod pool;
 pub mod refusals;
 pub mod registries;
 pub mod render;
+mod scope;
 pub mod selector;
 
 use nodecast_yaml::Node;
@@ -23,7 +24,7 @@ use self::config::Mc;
 use self::pool::Pool;
 use super::{Action, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::{Diagnostic, Location};
-use crate::inventory::{Inventory, Object};
+use crate::inventory::Object;
 use crate::rules::{
     m101_blocked_config, m102_paused_pool, m103_policy_changed_with_configs, m104_storage_override,
     m105_upgrade_with_paused_required_pool,
@@ -46,8 +47,7 @@ fn machine_configuration<'a>(objects: &[&'a Object]) -> Option<&'a Object> {
     })
 }
 
-fn side_model<'a>(inv: &'a Inventory, idx: &[usize], managed: generated::Managed) -> SideModel<'a> {
-    let objects: Vec<&Object> = idx.iter().map(|&i| &inv.objects[i]).collect();
+fn side_model<'a>(objects: Vec<&'a Object>, managed: generated::Managed) -> SideModel<'a> {
     let pools = pool::pools(&objects);
     let mut mcs: Vec<Mc> = objects
         .iter()
@@ -90,6 +90,21 @@ fn rendered(side: &SideModel<'_>, sel: &selector::Selector) -> render::Rendered 
     render::render(&chosen)
 }
 
+/// Whether two definitions of one identity live in different standalone clusters: then they are
+/// two objects (every cluster has a `worker` pool), not a duplicate.
+pub fn in_different_clusters(
+    base: &crate::inventory::Inventory,
+    head: &crate::inventory::Inventory,
+    a: &Object,
+    b: &Object,
+) -> bool {
+    if !cluster::is_modelled(a) {
+        return false;
+    }
+    let roots = cluster::roots(base, head, &[]);
+    cluster::root_of(&roots, &a.path) != cluster::root_of(&roots, &b.path)
+}
+
 /// Adds the MCO forecast of every standalone cluster in the repository.
 pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     for c in cluster::group(input.base, input.head, &input.options.cluster_roots) {
@@ -98,24 +113,20 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
 }
 
 fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
-    let mut changed = false;
-    for ch in &input.diff.changes {
-        let in_base = ch.base.is_some_and(|i| c.base.contains(&i));
-        let in_head = ch.head.is_some_and(|i| c.head.contains(&i));
-        if in_base || in_head {
-            out.covered.insert(ch.id.clone());
-            changed = true;
-        }
+    let scope = scope::Scope::new(input, c);
+    for id in scope.changes.keys() {
+        out.covered.insert(id.clone());
     }
-    let base_objs: Vec<&Object> = c.base.iter().map(|&i| &input.base.objects[i]).collect();
-    let head_objs: Vec<&Object> = c.head.iter().map(|&i| &input.head.objects[i]).collect();
+    let changed = !scope.changes.is_empty();
+    let base_objs: Vec<&Object> = scope.base.values().copied().collect();
+    let head_objs: Vec<&Object> = scope.head.values().copied().collect();
     let managed = generated::managed([&base_objs, &head_objs]);
-    let head = side_model(input.head, &c.head, managed);
-    lint::lint(input, &head.objects, &head.pools, &mut out.diagnostics);
+    let head = side_model(head_objs, managed);
+    lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics);
     if !changed {
         return;
     }
-    let base = side_model(input.base, &c.base, managed);
+    let base = side_model(base_objs, managed);
     let policy_changed = base.policies != head.policies;
     let mut policy_noted = false;
     let mut paused_required = Vec::new();
@@ -165,8 +176,8 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                         .map(|s| (crate::diagnostic::Side::Head, s.clone()))
                         .collect(),
                 };
-                let found = causes::resolve(input, &reason);
-                if let Some(loc) = causes::location(input, r.src.as_ref()) {
+                let found = causes::resolve(&scope, &reason);
+                if let Some(loc) = causes::location(&scope, r.src.as_ref()) {
                     out.diagnostics.push(
                         Diagnostic::new(
                             &m101_blocked_config::RULE,
@@ -186,7 +197,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
             (Action::Blocked, false, list)
         } else {
             for r in refused.iter().filter(|r| r.overridden) {
-                if let Some(loc) = causes::location(input, r.src.as_ref()) {
+                if let Some(loc) = causes::location(&scope, r.src.as_ref()) {
                     out.diagnostics.push(
                         Diagnostic::new(
                             &m104_storage_override::RULE,
@@ -209,7 +220,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                 }
                 if !policy_noted {
                     policy_noted = true;
-                    if let Some(loc) = policy_location(input, &head.objects, &base.objects) {
+                    if let Some(loc) = policy_location(&scope, &head.objects, &base.objects) {
                         out.diagnostics.push(
                             Diagnostic::new(
                                 &m103_policy_changed_with_configs::RULE,
@@ -226,7 +237,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
             }
             let mut list = Vec::new();
             for r in &d.reasons {
-                list.extend(causes::resolve(input, r));
+                list.extend(causes::resolve(&scope, r));
             }
             (d.action, d.drain, list)
         };
@@ -239,7 +250,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
         let (mu, waves, summary) = pool::shape(p, nodes);
         let when = match p.paused {
             Some(span) => {
-                if let Some(obj) = p.object.as_ref().and_then(|id| input.head.get(id)) {
+                if let Some(obj) = p.object.as_ref().and_then(|id| scope.head.get(id)) {
                     out.diagnostics.push(
                         Diagnostic::new(
                             &m102_paused_pool::RULE,
@@ -311,9 +322,13 @@ fn dedupe(causes: Vec<super::Cause>) -> Vec<super::Cause> {
 }
 
 /// The changed node disruption policy field in head (or the object).
-fn policy_location(input: &Input<'_>, head: &[&Object], base: &[&Object]) -> Option<Location> {
+fn policy_location(
+    scope: &scope::Scope<'_>,
+    head: &[&Object],
+    base: &[&Object],
+) -> Option<Location> {
     let obj = machine_configuration(head).or_else(|| machine_configuration(base))?;
-    let ch = input.diff.change_of(&obj.id);
+    let ch = scope.changes.get(&obj.id);
     let field = ch
         .and_then(|c| {
             c.fields
@@ -323,7 +338,7 @@ fn policy_location(input: &Input<'_>, head: &[&Object], base: &[&Object]) -> Opt
         .map(|f| f.path.clone())
         .unwrap_or_else(|| "/spec/nodeDisruptionPolicy".into());
     causes::location(
-        input,
+        scope,
         Some(&config::Src {
             object: obj.id.clone(),
             pointer: field,

@@ -34,7 +34,7 @@ impl fmt::Display for PolicyAction {
             PolicyAction::Reload(s) => write!(f, "Reload {s}"),
             PolicyAction::Restart(s) => write!(f, "Restart {s}"),
             PolicyAction::DaemonReload => f.write_str("DaemonReload"),
-            PolicyAction::Special => f.write_str("Special (reload crio.service)"),
+            PolicyAction::Special => f.write_str("Special: reload crio.service"),
             PolicyAction::None => f.write_str("None"),
         }
     }

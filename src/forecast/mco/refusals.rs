@@ -223,3 +223,170 @@ pub fn runc_default(r: &Rendered) -> Option<Src> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Oracle: MCO `pkg/controller/common/reconcile_test.go` (mco-disruption.md section 12).
+
+    use super::*;
+    use crate::forecast::mco::config::{Invalid, Mc, McConfig};
+    use crate::forecast::mco::render::render;
+    use crate::inventory::ObjectId;
+    use serde_json::json;
+
+    fn src() -> Src {
+        Src {
+            object: ObjectId {
+                group: "machineconfiguration.openshift.io".into(),
+                kind: "MachineConfig".into(),
+                namespace: None,
+                name: "test".into(),
+            },
+            pointer: String::new(),
+        }
+    }
+
+    fn item(v: Value) -> Item<Value> {
+        Item::new(v, src())
+    }
+
+    fn rendered(c: McConfig) -> Rendered {
+        render(&[&Mc {
+            name: "00-test".into(),
+            labels: Default::default(),
+            generated: false,
+            config: c,
+        }])
+    }
+
+    fn core(keys: &[&str]) -> McConfig {
+        McConfig {
+            users: vec![("core".into(), item(json!({"sshAuthorizedKeys": keys})))],
+            ..McConfig::default()
+        }
+    }
+
+    fn refused(a: McConfig, b: McConfig) -> bool {
+        refused_with(a, b, &[])
+    }
+
+    fn refused_with(a: McConfig, b: McConfig, overrides: &[&str]) -> bool {
+        let facts = PoolFacts {
+            stream: None,
+            storage_overrides: overrides.iter().map(|s| s.to_string()).collect(),
+        };
+        refusals(&rendered(a), &rendered(b), &facts)
+            .iter()
+            .any(|r| !r.overridden)
+    }
+
+    #[test]
+    fn unsupported_ignition_version_is_refused() {
+        let b = McConfig {
+            invalid: vec![Invalid {
+                message: "Ignition version 4.0.0 is not supported".into(),
+                src: src(),
+            }],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), b));
+    }
+
+    #[test]
+    fn storage_is_refused_unless_overridden() {
+        for (section, name) in [
+            ("disks", "Disks"),
+            ("filesystems", "FileSystems"),
+            ("raid", "Raid"),
+        ] {
+            let b = McConfig {
+                storage: vec![(format!("{section} x"), item(json!({"device": "/dev/sdb"})))],
+                ..McConfig::default()
+            };
+            assert!(refused(McConfig::default(), b.clone()), "{section}");
+            assert!(
+                !refused_with(McConfig::default(), b, &[name]),
+                "{section} with override"
+            );
+        }
+    }
+
+    #[test]
+    fn groups_ignition_kargs_fips_force_file_directories_are_refused() {
+        let groups = McConfig {
+            groups: vec![("admins".into(), item(json!({})))],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), groups));
+        let kargs = McConfig {
+            ignition_kargs: Some(item(json!({"shouldExist": ["x"]}))),
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), kargs));
+        let fips = McConfig {
+            fips: Some(Item::new(true, src())),
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), fips));
+        let force = McConfig {
+            files: vec![(
+                "/run/machine-config-daemon-force".into(),
+                item(json!({"overwrite": true})),
+            )],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), force));
+        let dirs = McConfig {
+            directories: vec![("/etc/x".into(), item(json!({})))],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), dirs));
+        let append = McConfig {
+            files: vec![(
+                "/etc/y".into(),
+                item(json!({"append": [{"source": "data:,x"}]})),
+            )],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), append));
+    }
+
+    #[test]
+    fn links_are_refused_unless_all_removed() {
+        let links = McConfig {
+            links: vec![("/etc/l".into(), item(json!({"target": "/etc/x"})))],
+            ..McConfig::default()
+        };
+        assert!(refused(McConfig::default(), links.clone()));
+        assert!(!refused(links, McConfig::default()));
+    }
+
+    #[test]
+    fn users() {
+        assert!(!refused(core(&["1234"]), core(&["5678", "abc"])));
+        let renamed = McConfig {
+            users: vec![("ops".into(), item(json!({"sshAuthorizedKeys": ["1234"]})))],
+            ..McConfig::default()
+        };
+        assert!(refused(core(&["1234"]), renamed));
+        let home = McConfig {
+            users: vec![(
+                "core".into(),
+                item(json!({"sshAuthorizedKeys": ["1"], "homeDir": "/home/x"})),
+            )],
+            ..McConfig::default()
+        };
+        assert!(refused(core(&["1234"]), home));
+        let mut second = core(&["1234"]);
+        second
+            .users
+            .push(("ops".into(), item(json!({"sshAuthorizedKeys": ["1"]}))));
+        assert!(refused(core(&["1234"]), second));
+        let bare = McConfig {
+            users: vec![("core".into(), item(json!({})))],
+            ..McConfig::default()
+        };
+        assert!(refused(core(&["1234"]), bare));
+        assert!(!refused(core(&["1234"]), McConfig::default()));
+    }
+}

@@ -7,7 +7,8 @@ use globset::{GlobBuilder, GlobSetBuilder};
 use crate::inventory::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
-pub const MODELLED: [(&str, &str); 17] = [
+pub const MODELLED: [(&str, &str); 18] = [
+    ("machine.openshift.io", "MachineSet"),
     ("machineconfiguration.openshift.io", "MachineConfig"),
     ("machineconfiguration.openshift.io", "MachineConfigPool"),
     ("machineconfiguration.openshift.io", "KubeletConfig"),

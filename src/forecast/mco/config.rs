@@ -76,6 +76,8 @@ pub struct McConfig {
     pub fips: Option<Item<bool>>,
     /// `spec.osImageURL` when non-empty.
     pub os_image_url: Option<Item<String>>,
+    /// `spec.baseOSExtensionsContainerImage` when non-empty.
+    pub extensions_image: Option<Item<String>>,
     /// Release payload fingerprint (ClusterVersion), for the template MachineConfigs.
     pub release: Option<Item<String>>,
     /// Reasons the MCO cannot render this MachineConfig.
@@ -153,6 +155,16 @@ pub fn read_mc(obj: &Object) -> Mc {
         .filter(|s| !s.is_empty())
     {
         c.os_image_url = Some(Item::new(url.to_string(), src("/spec/osImageURL".into())));
+    }
+    if let Some(img) = spec
+        .and_then(|s| s.get("baseOSExtensionsContainerImage"))
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        c.extensions_image = Some(Item::new(
+            img.to_string(),
+            src("/spec/baseOSExtensionsContainerImage".into()),
+        ));
     }
     Mc {
         name: id.name.clone(),

@@ -26,6 +26,8 @@ pub struct Reason {
 pub struct Delta {
     /// osImageURL differs.
     pub os_update: bool,
+    /// baseOSExtensionsContainerImage differs (Uncertain 5: forecast as a possible reboot).
+    pub extensions_image: bool,
     /// Release payload (template configs and OS image) differs.
     pub release: bool,
     /// Kernel arguments differ (ordered).
@@ -77,6 +79,8 @@ pub fn delta(a: &Rendered, b: &Rendered) -> Delta {
     Delta {
         os_update: a.os_image_url.as_ref().map(|i| &i.value)
             != b.os_image_url.as_ref().map(|i| &i.value),
+        extensions_image: a.extensions_image.as_ref().map(|i| &i.value)
+            != b.extensions_image.as_ref().map(|i| &i.value),
         release: a.release.as_ref().map(|i| &i.value) != b.release.as_ref().map(|i| &i.value),
         kargs: values(&a.kernel_arguments) != values(&b.kernel_arguments),
         fips: a.fips.value != b.fips.value,
@@ -203,6 +207,13 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
         reasons.push(Reason {
             summary: format!("osImageURL {} → {} {always}", show(a), show(b)),
             srcs: srcs_of(a.os_image_url.as_ref(), b.os_image_url.as_ref()),
+        });
+    }
+    if d.extensions_image {
+        reboot = true;
+        reasons.push(Reason {
+            summary: "baseOSExtensionsContainerImage changed → Reboot (possible: the daemon does not diff it, it is applied with the next OS update)".into(),
+            srcs: srcs_of(a.extensions_image.as_ref(), b.extensions_image.as_ref()),
         });
     }
     if d.kargs {

@@ -130,6 +130,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let policy_changed = base.policies != head.policies;
     let mut policy_noted = false;
     let mut paused_required = Vec::new();
+    let machine_set_nodes = pool::machine_set_nodes(&head.objects, &head.pools);
     for p in &head.pools {
         let Some(head_sel) = usable(p) else { continue };
         let base_pool = base
@@ -246,7 +247,8 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
             .assume_nodes
             .get(&format!("{}/{}", c.root, p.name))
             .or_else(|| input.options.assume_nodes.get(&p.name))
-            .copied();
+            .copied()
+            .or_else(|| machine_set_nodes.get(&p.name).copied());
         let (mu, waves, summary) = pool::shape(p, nodes);
         let when = match p.paused {
             Some(span) => {

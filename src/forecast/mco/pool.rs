@@ -24,6 +24,8 @@ pub struct Pool {
     pub labels: Labels,
     /// `spec.machineConfigSelector`: absent, invalid, or parsed.
     pub selector: Result<Option<Selector>, SelectorError>,
+    /// `spec.nodeSelector` (which nodes the pool owns).
+    pub node_selector: Option<Selector>,
     /// `spec.paused`.
     pub paused: Option<Span>,
     /// `spec.maxUnavailable`.
@@ -60,6 +62,10 @@ pub fn implicit(name: &str) -> Pool {
             labels: [(ROLE.to_string(), name.to_string())].into(),
             expressions: Vec::new(),
         })),
+        node_selector: Some(Selector {
+            labels: [(format!("node-role.kubernetes.io/{name}"), String::new())].into(),
+            expressions: Vec::new(),
+        }),
         paused: None,
         max_unavailable: None,
         stream: None,
@@ -85,7 +91,9 @@ pub fn read(obj: &Object) -> Pool {
     let max_unavailable =
         spec.and_then(|s| s.get("maxUnavailable"))
             .and_then(|n| match n.to_json() {
-                serde_json::Value::Number(x) => x.as_u64().map(|v| MaxUnavailable::Count(v as u32)),
+                serde_json::Value::Number(x) => x
+                    .as_u64()
+                    .map(|v| MaxUnavailable::Count(u32::try_from(v).unwrap_or(u32::MAX))),
                 serde_json::Value::String(s) => s
                     .strip_suffix('%')
                     .and_then(|p| p.trim().parse().ok())
@@ -109,6 +117,10 @@ pub fn read(obj: &Object) -> Pool {
         name: obj.id.name.clone(),
         labels: selector::labels_of(root),
         selector,
+        node_selector: spec
+            .and_then(|s| s.get("nodeSelector"))
+            .and_then(|n| selector::parse(n).ok())
+            .filter(|s| !s.is_empty()),
         paused,
         max_unavailable,
         stream,
@@ -135,6 +147,63 @@ pub fn pools(objects: &[&Object]) -> Vec<Pool> {
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Node counts by pool from the cluster's MachineSets: each MachineSet's nodes belong to the one
+/// custom pool whose nodeSelector matches its node labels, else master, else worker
+/// (`GetPoolsForNode`). Pools no MachineSet feeds are absent (count unknown).
+pub fn machine_set_nodes(
+    objects: &[&Object],
+    pools: &[Pool],
+) -> std::collections::BTreeMap<String, u32> {
+    let mut out = std::collections::BTreeMap::new();
+    for o in objects
+        .iter()
+        .filter(|o| o.id.group == "machine.openshift.io" && o.id.kind == "MachineSet")
+    {
+        let root = o.root();
+        let labels = root
+            .path(&["spec", "template", "spec", "metadata", "labels"])
+            .map(|n| {
+                n.as_map()
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|e| {
+                        let v = match e.value.to_json() {
+                            serde_json::Value::String(s) => s,
+                            serde_json::Value::Null => String::new(),
+                            other => other.to_string(),
+                        };
+                        Some((e.key.key_text()?.to_string(), v))
+                    })
+                    .collect::<Labels>()
+            })
+            .unwrap_or_default();
+        let replicas = root
+            .path(&["spec", "replicas"])
+            .and_then(|n| n.to_json().as_u64())
+            .map_or(1, |v| u32::try_from(v).unwrap_or(u32::MAX));
+        let matching: Vec<&Pool> = pools
+            .iter()
+            .filter(|p| p.node_selector.as_ref().is_some_and(|s| s.matches(&labels)))
+            .collect();
+        let custom: Vec<&&Pool> = matching
+            .iter()
+            .filter(|p| !BUILT_IN.contains(&p.name.as_str()))
+            .collect();
+        let owner = match custom.len() {
+            1 => Some(custom[0].name.clone()),
+            0 => ["master", "arbiter", "worker"]
+                .iter()
+                .find(|n| matching.iter().any(|p| p.name == **n))
+                .map(|n| n.to_string()),
+            _ => None,
+        };
+        if let Some(name) = owner {
+            *out.entry(name).or_insert(0u32) += replicas;
+        }
+    }
     out
 }
 
@@ -178,7 +247,10 @@ pub fn shape(pool: &Pool, nodes: Option<u32>) -> (Option<u32>, Option<u32>, Stri
         match (&pool.max_unavailable, nodes) {
             (None, _) => Some(1),
             (Some(MaxUnavailable::Count(n)), _) => Some((*n).max(1)),
-            (Some(MaxUnavailable::Percent(p)), Some(n)) => Some((n * p / 100).max(1)),
+            (Some(MaxUnavailable::Percent(p)), Some(n)) => {
+                let count = u64::from(n) * u64::from(*p) / 100;
+                Some(u32::try_from(count).unwrap_or(u32::MAX).max(1))
+            }
             (Some(MaxUnavailable::Percent(_)), None) => None,
         }
     };

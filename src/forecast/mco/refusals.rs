@@ -390,3 +390,60 @@ mod tests {
         assert!(!refused(core(&["1234"]), McConfig::default()));
     }
 }
+
+#[cfg(test)]
+mod runc_tests {
+    use super::*;
+    use crate::forecast::mco::config::{text_file, Mc, McConfig};
+    use crate::forecast::mco::render::render;
+    use crate::inventory::ObjectId;
+
+    fn dropin(path: &str, runtime: &str) -> (String, Item<Value>) {
+        let src = Src {
+            object: ObjectId {
+                group: "machineconfiguration.openshift.io".into(),
+                kind: "MachineConfig".into(),
+                namespace: None,
+                name: path.into(),
+            },
+            pointer: String::new(),
+        };
+        (
+            path.into(),
+            Item::new(
+                text_file(&format!(
+                    "[crio.runtime]\ndefault_runtime = \"{runtime}\"\n"
+                )),
+                src,
+            ),
+        )
+    }
+
+    fn rendered(files: Vec<(String, Item<Value>)>) -> Rendered {
+        render(&[&Mc {
+            name: "x".into(),
+            labels: Default::default(),
+            generated: false,
+            config: McConfig {
+                files,
+                ..McConfig::default()
+            },
+        }])
+    }
+
+    #[test]
+    fn the_lexically_last_crio_dropin_decides_the_default_runtime() {
+        let runc_last = rendered(vec![
+            dropin("/etc/crio/crio.conf.d/01-ctrcfg-defaultRuntime", "crun"),
+            dropin("/etc/crio/crio.conf.d/99-custom", "runc"),
+        ]);
+        assert!(runc_default(&runc_last).is_some());
+        let crun_last = rendered(vec![
+            dropin("/etc/crio/crio.conf.d/01-ctrcfg-defaultRuntime", "runc"),
+            dropin("/etc/crio/crio.conf.d/99-custom", "crun"),
+        ]);
+        assert!(runc_default(&crun_last).is_none());
+        let elsewhere = rendered(vec![dropin("/etc/crio/other.conf", "runc")]);
+        assert!(runc_default(&elsewhere).is_none());
+    }
+}

@@ -51,6 +51,9 @@ pub struct Rendered {
     pub fips: Item<bool>,
     /// osImageURL override by the last non-generated MachineConfig.
     pub os_image_url: Option<Item<String>>,
+    /// baseOSExtensionsContainerImage override (not diffed by the daemon; applied with the next
+    /// OS update).
+    pub extensions_image: Option<Item<String>>,
     /// Release payload fingerprint of the template configs.
     pub release: Option<Item<String>>,
     /// Why the MCO cannot render it.
@@ -135,6 +138,9 @@ pub fn render(mcs: &[&Mc]) -> Rendered {
         }
         if let (Some(url), false) = (&c.os_image_url, mc.generated) {
             r.os_image_url = Some(url.clone());
+        }
+        if let (Some(img), false) = (&c.extensions_image, mc.generated) {
+            r.extensions_image = Some(img.clone());
         }
         if let Some(rel) = &c.release {
             r.release = Some(rel.clone());

@@ -18,6 +18,7 @@ pub(crate) mod m105_upgrade_with_paused_required_pool;
 pub(crate) mod m106_invalid_selector;
 pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
+pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
 mod y001_yaml_syntax;
 mod y002_duplicate_key;
@@ -74,6 +75,7 @@ pub static ALL: &[&Rule] = &[
     &m106_invalid_selector::RULE,
     &m107_pool_selector::RULE,
     &m108_generator_selects_no_pool::RULE,
+    &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
     &y001_yaml_syntax::RULE,
     &y002_duplicate_key::RULE,

@@ -27,7 +27,7 @@ use crate::diagnostic::{Diagnostic, Location};
 use crate::inventory::Object;
 use crate::rules::{
     m101_blocked_config, m102_paused_pool, m103_policy_changed_with_configs, m104_storage_override,
-    m105_upgrade_with_paused_required_pool,
+    m105_upgrade_with_paused_required_pool, m109_config_selects_no_pool,
 };
 
 /// One side of a cluster as the controllers see it.
@@ -127,6 +127,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
         return;
     }
     let base = side_model(base_objs, managed);
+    unselected_configs(&scope, &base, &head, out);
     let policy_changed = base.policies != head.policies;
     let mut policy_noted = false;
     let mut paused_required = Vec::new();
@@ -178,7 +179,16 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
                         .collect(),
                 };
                 let found = causes::resolve(&scope, &reason);
-                if let Some(loc) = causes::location(&scope, r.src.as_ref()) {
+                let pool_loc = p
+                    .object
+                    .as_ref()
+                    .and_then(|id| scope.head.get(id))
+                    .map(|o| Location::head(&o.path, config::locate(o.root(), "/metadata/name")));
+                let first_cause = found.first().map(|c| Location::head_file(&c.file));
+                if let Some(loc) = causes::location(&scope, r.src.as_ref())
+                    .or(pool_loc)
+                    .or(first_cause)
+                {
                     out.diagnostics.push(
                         Diagnostic::new(
                             &m101_blocked_config::RULE,
@@ -298,6 +308,60 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
         });
     }
     upgrade_with_paused(&head, &base, &paused_required, out);
+}
+
+/// Changed MachineConfigs that no pool of the cluster selects (on either side): their pool is
+/// not in the repository, so their rollout cannot be forecast — say so instead of staying silent.
+fn unselected_configs(
+    scope: &scope::Scope<'_>,
+    base: &SideModel<'_>,
+    head: &SideModel<'_>,
+    out: &mut Forecast,
+) {
+    for (id, ch) in &scope.changes {
+        if id.group != "machineconfiguration.openshift.io" || id.kind != "MachineConfig" {
+            continue;
+        }
+        let selected = |side: &SideModel<'_>, obj: Option<&Object>| {
+            obj.is_some_and(|o| {
+                let labels = selector::labels_of(o.root());
+                side.pools
+                    .iter()
+                    .filter_map(usable)
+                    .any(|s| s.matches(&labels))
+            })
+        };
+        if selected(head, ch.head) || selected(base, ch.base) {
+            continue;
+        }
+        out.covered.remove(id);
+        let (loc, obj) = match (ch.head, ch.base) {
+            (Some(h), _) => (
+                Location::head(&h.path, config::locate(h.root(), "/metadata/labels")),
+                h,
+            ),
+            (None, Some(b)) => (
+                Location::base(&b.path, config::locate(b.root(), "/metadata/labels")),
+                b,
+            ),
+            (None, None) => continue,
+        };
+        let role = selector::labels_of(obj.root())
+            .get("machineconfiguration.openshift.io/role")
+            .cloned()
+            .unwrap_or_default();
+        out.diagnostics.push(
+            Diagnostic::new(
+                &m109_config_selects_no_pool::RULE,
+                format!(
+                    "{id} changed but no MachineConfigPool in this repository selects it (role `{role}`): its rollout cannot be forecast; assume its nodes reboot"
+                ),
+                loc,
+            )
+            .help("add the pool's MachineConfigPool manifest next to the cluster's other pools, or fix the role label")
+            .object(id.to_string()),
+        );
+    }
 }
 
 fn super_action(a: Action) -> &'static str {

@@ -114,8 +114,18 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
 
 fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let scope = scope::Scope::new(input, c);
-    for id in scope.changes.keys() {
-        out.covered.insert(id.clone());
+    for (id, ch) in &scope.changes {
+        // A pool's OS stream selects its OS image; that model belongs to the stream rules, so a
+        // stream change stays listed as not forecast rather than judged here.
+        let stream_change = id.kind == "MachineConfigPool"
+            && (ch.fields.iter().any(|f| f.path.starts_with("/spec/osImageStream"))
+                || (ch.kind == crate::diff::ChangeKind::Added
+                    && ch
+                        .head
+                        .is_some_and(|h| h.root().path(&["spec", "osImageStream"]).is_some())));
+        if !stream_change {
+            out.covered.insert(id.clone());
+        }
     }
     let changed = !scope.changes.is_empty();
     let base_objs: Vec<&Object> = scope.base.values().copied().collect();

@@ -7,7 +7,9 @@ use globset::{GlobBuilder, GlobSetBuilder};
 use crate::inventory::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
-pub const MODELLED: [(&str, &str); 18] = [
+pub const MODELLED: [(&str, &str); 19] = [
+    // Pinned images are pulled by the daemon without a MachineConfig diff: judged, no rollout.
+    ("machineconfiguration.openshift.io", "PinnedImageSet"),
     ("machine.openshift.io", "MachineSet"),
     ("machineconfiguration.openshift.io", "MachineConfig"),
     ("machineconfiguration.openshift.io", "MachineConfigPool"),

@@ -7,7 +7,9 @@ use globset::{GlobBuilder, GlobSetBuilder};
 use crate::inventory::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
-pub const MODELLED: [(&str, &str); 19] = [
+pub const MODELLED: [(&str, &str); 20] = [
+    // Read for the control plane topology (single-node clusters reboot without draining).
+    ("config.openshift.io", "Infrastructure"),
     // Pinned images are pulled by the daemon without a MachineConfig diff: judged, no rollout.
     ("machineconfiguration.openshift.io", "PinnedImageSet"),
     ("machine.openshift.io", "MachineSet"),

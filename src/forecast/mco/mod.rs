@@ -75,7 +75,8 @@ struct Ctx<'a, 'b> {
 fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let scope = Scope::new(input, c);
     for (id, ch) in &scope.changes {
-        if !is_stream_change(id, ch) {
+        // Infrastructure is only read (topology); its changes are not judged here.
+        if !is_stream_change(id, ch) && id.kind != "Infrastructure" {
             out.covered.insert(id.clone());
         }
     }
@@ -180,7 +181,13 @@ fn pool_impact(
         .or_else(|| opts.get(&p.name))
         .copied()
         .or_else(|| ctx.machine_set_nodes.get(&p.name).copied());
-    let (max_unavailable, waves, summary) = pool::shape(p, nodes);
+    let (max_unavailable, waves, mut summary) = pool::shape(p, nodes);
+    let drain = if drain && action == Action::Reboot && side::single_node(ctx.head) {
+        summary.push_str(" (single-node: no drain)");
+        false
+    } else {
+        drain
+    };
     let when = match p.paused {
         Some(_) => {
             diags.extend(findings::paused(ctx.scope, p, action));

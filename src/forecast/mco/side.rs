@@ -93,3 +93,18 @@ pub fn effective_stream(side: &SideModel<'_>, p: &Pool) -> Option<(String, confi
         }
     })
 }
+
+/// True on a single-node cluster (`Infrastructure/cluster` control plane topology
+/// `SingleReplica`): the daemon skips the drain, the reboot still happens.
+pub fn single_node(side: &SideModel<'_>) -> bool {
+    side.objects
+        .iter()
+        .find(|o| {
+            o.id.group == "config.openshift.io"
+                && o.id.kind == "Infrastructure"
+                && o.id.name == "cluster"
+        })
+        .and_then(|o| o.root().path(&["status", "controlPlaneTopology"]))
+        .and_then(Node::as_str)
+        == Some("SingleReplica")
+}

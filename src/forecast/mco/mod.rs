@@ -96,7 +96,9 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
         input,
         scope: &scope,
         cluster: &c.root,
-        policy_changed: base.policies != head.policies,
+        policy_changed: base.policies.files != head.policies.files
+            || base.policies.units != head.policies.units
+            || base.policies.sshkey != head.policies.sshkey,
         machine_set_nodes: pool::machine_set_nodes(&head.objects, &head.pools),
         base: &base,
         head: &head,

@@ -86,6 +86,34 @@ pub struct Policies {
     pub units: Vec<Entry>,
     /// The sshkey policy.
     pub sshkey: Entry,
+    /// Whether the cluster runs a release with the newest default policies ([`RECENT`]).
+    pub recent_release: bool,
+}
+
+/// Default policies that only recent releases have (mco-disruption.md, Uncertain 1): older
+/// releases reboot for these paths and units.
+pub const RECENT: [&str; 7] = [
+    "/etc/crio/policies",
+    "/etc/kubernetes/credential-providers",
+    "/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf",
+    "/etc/iri-registry",
+    "/usr/local/bin/load-registry-image.sh",
+    "/etc/pki/ca-trust/source/anchors/iri-root-ca.crt",
+    "iri-registry.service",
+];
+
+/// The first release assumed to have every default policy of the reference MCO commit.
+pub const RECENT_RELEASE: (u32, u32) = (4, 21);
+
+/// Whether a release version (`4.21.3`) has the newest default policies.
+pub fn is_recent(version: &str) -> bool {
+    let mut parts = version.trim_start_matches('v').split('.');
+    let major = parts.next().and_then(|x| x.parse::<u32>().ok());
+    let minor = parts.next().and_then(|x| x.parse::<u32>().ok());
+    match (major, minor) {
+        (Some(a), Some(b)) => (a, b) >= RECENT_RELEASE,
+        _ => false,
+    }
 }
 
 fn reload(s: &str) -> PolicyAction {
@@ -145,6 +173,7 @@ pub fn defaults() -> Policies {
             vec![PolicyAction::DaemonReload, restart("iri-registry.service")],
         )],
         sshkey: e("", vec![PolicyAction::None]),
+        recent_release: true,
     }
 }
 
@@ -261,6 +290,7 @@ pub struct Decided {
 /// `calculatePostConfigChangeNodeDisruptionAction`), per item so each can be explained.
 pub fn decide_file(p: &Policies, path: &str) -> Decided {
     match match_file(&p.files, path) {
+        Some(e) if too_new(p, e) => older_release(e),
         Some(e) => Decided {
             actions: e.actions.clone(),
             why: e.describe(),
@@ -277,6 +307,7 @@ pub fn decide_file(p: &Policies, path: &str) -> Decided {
 /// Decision for a changed unit.
 pub fn decide_unit(p: &Policies, name: &str) -> Decided {
     match match_unit(&p.units, name) {
+        Some(e) if too_new(p, e) => older_release(e),
         Some(e) => Decided {
             actions: e.actions.clone(),
             why: e.describe(),
@@ -287,6 +318,24 @@ pub fn decide_unit(p: &Policies, name: &str) -> Decided {
             why: "Reboot (no node disruption policy for this unit)".into(),
             policy: None,
         },
+    }
+}
+
+fn too_new(p: &Policies, e: &Entry) -> bool {
+    !p.recent_release && e.origin == Origin::Default && RECENT.contains(&e.key.as_str())
+}
+
+fn older_release(e: &Entry) -> Decided {
+    Decided {
+        actions: vec![PolicyAction::Reboot],
+        why: format!(
+            "Reboot (the default policy `{}` → {} exists only from OpenShift {}.{}; this cluster pins no such release in ClusterVersion spec.desiredUpdate)",
+            e.key,
+            e.actions.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+            RECENT_RELEASE.0,
+            RECENT_RELEASE.1
+        ),
+        policy: None,
     }
 }
 
@@ -412,6 +461,31 @@ mod tests {
         assert!(decide_file(&p, "/etc/containers/registries.conf")
             .why
             .contains("MachineConfiguration/cluster"));
+    }
+
+    #[test]
+    fn newest_defaults_need_a_recent_release() {
+        let mut p = defaults();
+        assert_eq!(
+            decide_file(&p, "/etc/crio/policies/ns.json").actions,
+            vec![reload("crio.service")]
+        );
+        p.recent_release = false;
+        assert_eq!(
+            decide_file(&p, "/etc/crio/policies/ns.json").actions,
+            vec![PolicyAction::Reboot]
+        );
+        assert_eq!(
+            decide_unit(&p, "iri-registry.service").actions,
+            vec![PolicyAction::Reboot]
+        );
+        // Defaults that exist since the policy was introduced are unaffected.
+        assert_eq!(
+            decide_file(&p, "/etc/containers/policy.json").actions,
+            vec![reload("crio.service")]
+        );
+        assert!(is_recent("4.21.0") && is_recent("4.22.3") && is_recent("5.0.1"));
+        assert!(!is_recent("4.20.9") && !is_recent("4.16") && !is_recent("x"));
     }
 
     #[test]

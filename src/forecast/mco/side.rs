@@ -46,7 +46,13 @@ pub fn side_model<'a>(objects: Vec<&'a Object>, managed: generated::Managed) -> 
         .collect();
     mcs.extend(generated::generate(&objects, &pools, managed));
     let mc_obj = machine_configuration(&objects);
-    let policies = policy::merged(mc_obj.map(|o| (o.root(), &o.id)));
+    let mut policies = policy::merged(mc_obj.map(|o| (o.root(), &o.id)));
+    policies.recent_release = objects
+        .iter()
+        .find(|o| o.id.group == "config.openshift.io" && o.id.kind == "ClusterVersion")
+        .and_then(|o| o.root().path(&["spec", "desiredUpdate", "version"]))
+        .and_then(Node::key_text)
+        .is_some_and(policy::is_recent);
     let storage_overrides = mc_obj
         .and_then(|o| {
             o.root()

@@ -740,6 +740,47 @@ mod tests {
         );
     }
 
+    // e2e TestNodeDisruptionPolicies: every user action type is executed as configured.
+    #[test]
+    fn user_policy_actions_map_to_the_contract() {
+        let cases = [
+            (vec![PolicyAction::None], Action::None, false),
+            (vec![PolicyAction::Drain], Action::Drain, true),
+            (vec![PolicyAction::Reboot], Action::Reboot, true),
+            (vec![PolicyAction::DaemonReload], Action::Reload, false),
+            (vec![restart("chronyd.service")], Action::Restart, false),
+            (
+                vec![PolicyAction::Reload("chronyd.service".into())],
+                Action::Reload,
+                false,
+            ),
+            (
+                vec![PolicyAction::DaemonReload, restart("chronyd.service")],
+                Action::Restart,
+                false,
+            ),
+            (
+                vec![PolicyAction::Drain, restart("chronyd.service")],
+                Action::Drain,
+                true,
+            ),
+        ];
+        for (actions, action, drain) in cases {
+            let (ra, rb) = (
+                build(&base()),
+                build(&with_file(&base(), "/etc/chrony.conf", "x")),
+            );
+            let mut p = defaults();
+            p.files.push(crate::forecast::mco::policy::Entry {
+                key: "/etc/chrony.conf".into(),
+                actions: actions.clone(),
+                origin: crate::forecast::mco::policy::Origin::Default,
+            });
+            let d = decide(&ra, &rb, &delta(&ra, &rb), &p);
+            assert_eq!((d.action, d.drain), (action, drain), "{actions:?}");
+        }
+    }
+
     // TestMachineConfigDiff / TestReconcilableDiff flags.
     #[test]
     fn diff_flags() {

@@ -175,15 +175,28 @@ fn suffixed(base: &str, index: usize, o: &Object) -> String {
 
 fn kubelet_files(o: &Object, inputs: &(Value, Vec<Src>)) -> Gen {
     let root = o.root();
-    let mut conf = fields_json(root, &["/spec/kubeletConfig", "/spec/tlsSecurityProfile"]);
-    if let Some(m) = conf.as_object_mut() {
-        m.insert("cluster".into(), inputs.0.clone());
-    }
-    let mut s = vec![
-        src(o, "/spec/kubeletConfig"),
-        src(o, "/spec/tlsSecurityProfile"),
-        src(o, "/spec/machineConfigPoolSelector"),
+    // Every spec field except the selector and the fields with files of their own feeds
+    // kubelet.conf, so a field nodecast does not know still counts as a change.
+    const OWN_FILES: [&str; 3] = [
+        "machineConfigPoolSelector",
+        "autoSizingReserved",
+        "logLevel",
     ];
+    let spec = root.get("spec");
+    let mut conf = serde_json::Map::new();
+    let mut s = vec![src(o, "/spec/machineConfigPoolSelector")];
+    for e in spec.and_then(Node::as_map).unwrap_or_default() {
+        let Some(key) = e.key.key_text() else {
+            continue;
+        };
+        if OWN_FILES.contains(&key) {
+            continue;
+        }
+        conf.insert(key.to_string(), e.value.to_json());
+        s.push(src(o, &format!("/spec/{key}")));
+    }
+    conf.insert("cluster".into(), inputs.0.clone());
+    let conf = Value::Object(conf);
     s.extend(inputs.1.iter().cloned());
     let mut files = vec![file("/etc/kubernetes/kubelet.conf", conf, s)];
     if root.path(&["spec", "autoSizingReserved"]).is_some() {

@@ -246,3 +246,72 @@ fn demo_standalone_forecast_matches_its_readme() {
         "{unforecast:?}"
     );
 }
+
+/// In a real Git repository, clusters are named by their folder relative to the repository root,
+/// also when nodecast runs on a subfolder, and a pool's name may be qualified by its cluster in
+/// `--assume-nodes`.
+#[test]
+fn git_repository_with_two_clusters() {
+    let repo = common::Repo::new();
+    let mc = |kargs: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-worker-kargs
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+{kargs}"
+        )
+    };
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: worker
+spec:
+  maxUnavailable: 25%
+  machineConfigSelector:
+    matchLabels:
+      machineconfiguration.openshift.io/role: worker
+";
+    for c in ["clusters/prod", "clusters/stage"] {
+        repo.write(&format!("{c}/pools.yaml"), pool);
+        repo.write(&format!("{c}/mc/kargs.yaml"), &mc("  - audit=1\n"));
+    }
+    repo.commit("base");
+    repo.write(
+        "clusters/prod/mc/kargs.yaml",
+        &mc("  - audit=1\n  - psi=1\n"),
+    );
+    repo.commit("prod: psi");
+    let run = nodecast(
+        &repo.path().join("clusters"),
+        &[
+            "check",
+            ".",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--assume-nodes",
+            "clusters/prod/worker=8",
+            "--assume-nodes",
+            "worker=100",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    let lines = lines(&r);
+    assert_eq!(
+        lines,
+        vec!["pool clusters/prod/worker reboot drain=true nodes=8 when=now causes=clusters/prod/mc/kargs.yaml:10:5"]
+    );
+    assert_eq!(
+        r["forecast"][0]["rollout"]["summary"],
+        "8 nodes, 2 at a time: 4 waves"
+    );
+}

@@ -188,11 +188,10 @@ fn list_reasons(what: &str, a: &[Item<String>], b: &[Item<String>], then: &str) 
 pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
     let mut reasons = Vec::new();
     let mut reboot = false;
-    let always = "→ Reboot (always reboots)";
     if d.release {
         reboot = true;
         reasons.push(Reason {
-            summary: format!("release update: new OS image and template configs {always}"),
+            summary: "release update: new OS image and template configs → Reboot (an OS update always reboots)".into(),
             srcs: srcs_of(a.release.as_ref(), b.release.as_ref()),
         });
     }
@@ -205,7 +204,11 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
                 .unwrap_or_else(|| "(release default)".into())
         };
         reasons.push(Reason {
-            summary: format!("osImageURL {} → {} {always}", show(a), show(b)),
+            summary: format!(
+                "osImageURL {} → {} → Reboot (an OS update always reboots)",
+                show(a),
+                show(b)
+            ),
             srcs: srcs_of(a.os_image_url.as_ref(), b.os_image_url.as_ref()),
         });
     }
@@ -222,13 +225,13 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
             "kernel argument",
             &a.kernel_arguments,
             &b.kernel_arguments,
-            always,
+            "→ Reboot (kernel arguments always reboot)",
         ));
     }
     if d.fips {
         reboot = true;
         reasons.push(Reason {
-            summary: format!("fips {} → {} {always}", a.fips.value, b.fips.value),
+            summary: format!("fips {} → {} → Reboot", a.fips.value, b.fips.value),
             srcs: srcs_of(Some(&a.fips), Some(&b.fips)),
         });
     }
@@ -236,7 +239,7 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
         reboot = true;
         reasons.push(Reason {
             summary: format!(
-                "kernelType {} → {} {always}",
+                "kernelType {} → {} → Reboot (a kernel change always reboots)",
                 a.kernel_type.value, b.kernel_type.value
             ),
             srcs: srcs_of(Some(&a.kernel_type), Some(&b.kernel_type)),
@@ -248,7 +251,7 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
             "extension",
             &a.extensions,
             &b.extensions,
-            always,
+            "→ Reboot (extensions always reboot)",
         ));
     }
     if d.other {

@@ -52,6 +52,12 @@ pub struct Options {
     pub assume_nodes: BTreeMap<String, u32>,
     /// Folders (globs) that each hold one standalone cluster (`--cluster-root`).
     pub cluster_roots: Vec<String>,
+    /// A disruptive change whose start is not `now` is an error (`--enforce-windows`).
+    pub enforce_windows: bool,
+    /// Minutes one node takes to roll, to judge whether a rollout fits its window.
+    pub per_node_minutes: u32,
+    /// Minimum permitted hours in any 32-day span of a schedule (W109).
+    pub min_permitted_hours: u32,
 }
 
 impl Options {
@@ -63,6 +69,9 @@ impl Options {
             verbose: false,
             assume_nodes: BTreeMap::new(),
             cluster_roots: Vec::new(),
+            enforce_windows: false,
+            per_node_minutes: 10,
+            min_permitted_hours: 48,
         }
     }
 }
@@ -77,15 +86,17 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         || Inventory::build(&files.head),
     );
     let diff = Diff::compute(&base, &head, loaded.has_base);
-    let modelled = forecast::forecast(&forecast::Input {
+    let input = forecast::Input {
         base: &base,
         head: &head,
         diff: &diff,
         options,
-    });
+    };
+    let modelled = forecast::forecast(&input);
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
-    let forecast = modelled.impacts;
+    let mut forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
+    crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,

@@ -13,6 +13,7 @@ pub mod inventory;
 pub mod parse;
 pub mod report;
 pub mod rules;
+pub mod schedule;
 pub mod source;
 pub mod text;
 

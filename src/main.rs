@@ -31,6 +31,24 @@ enum Command {
         /// A rule code, e.g. Y002.
         code: String,
     },
+    /// Print, per change-management policy, the next windows and its findings.
+    Schedule(ScheduleArgs),
+}
+
+#[derive(clap::Args)]
+struct ScheduleArgs {
+    /// The repository or folder to read.
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Windows to list per policy.
+    #[arg(long, short = 'n', default_value_t = 5)]
+    count: usize,
+    /// The current time (RFC 3339), for reproducible runs.
+    #[arg(long, value_name = "RFC3339")]
+    now: Option<String>,
+    /// Minimum permitted hours in any 32-day span before a schedule is flagged.
+    #[arg(long, value_name = "HOURS", default_value_t = 48)]
+    min_permitted_hours: u32,
 }
 
 #[derive(clap::Args)]
@@ -82,6 +100,15 @@ struct CheckArgs {
     /// nearest folder holding a MachineConfigPool or ClusterVersion.
     #[arg(long, value_name = "GLOB")]
     cluster_root: Vec<String>,
+    /// Fail when a disruptive change would start outside its maintenance window.
+    #[arg(long)]
+    enforce_windows: bool,
+    /// Minutes one node takes to roll, to judge whether a rollout fits its window.
+    #[arg(long, value_name = "MINUTES", default_value_t = 10)]
+    per_node_minutes: u32,
+    /// Minimum permitted hours in any 32-day span before a schedule is flagged.
+    #[arg(long, value_name = "HOURS", default_value_t = 48)]
+    min_permitted_hours: u32,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,6 +145,7 @@ fn main() -> ExitCode {
             }
             print(&out).map(|_| ExitCode::SUCCESS)
         }
+        Command::Schedule(args) => run_schedule(args),
         Command::Explain { code } => match rules::page(&code) {
             Some(page) => print(page).map(|_| ExitCode::SUCCESS),
             None => Err(Fatal::new(
@@ -148,8 +176,8 @@ fn print(s: &str) -> Result<(), Fatal> {
     }
 }
 
-fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
-    let now = match &args.now {
+fn parse_now(now: &Option<String>) -> Result<jiff::Timestamp, Fatal> {
+    Ok(match now {
         Some(s) => s.parse::<jiff::Timestamp>().map_err(|e| {
             Fatal::new(
                 format!("--now `{s}` is not an RFC 3339 time: {e}"),
@@ -157,7 +185,26 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
             )
         })?,
         None => jiff::Timestamp::now(),
-    };
+    })
+}
+
+fn run_schedule(args: ScheduleArgs) -> Result<ExitCode, Fatal> {
+    let (text, errors) = nodecast::schedule::report::run(&nodecast::schedule::report::Request {
+        path: args.path,
+        now: parse_now(&args.now)?,
+        count: args.count,
+        min_permitted_hours: args.min_permitted_hours,
+    })?;
+    print(&text)?;
+    Ok(if errors {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
+    let now = parse_now(&args.now)?;
     let req = CompareRequest {
         path: args.path.clone(),
         base: args.base.clone(),
@@ -182,6 +229,9 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         options.assume_nodes.insert(pool, n);
     }
     options.cluster_roots = args.cluster_root.clone();
+    options.enforce_windows = args.enforce_windows;
+    options.per_node_minutes = args.per_node_minutes;
+    options.min_permitted_hours = args.min_permitted_hours;
     let outcome = check::run(&options)?;
     let rendered = match args.format {
         Format::Json => {

@@ -271,14 +271,14 @@ data:
     );
     assert_eq!(fields[1]["line"], 16);
     assert_eq!(fields[1]["column"], 7);
-    // A referenced ConfigMap changed and no model explains it yet: never "no node impact".
-    assert_eq!(
-        r["unforecast"],
-        serde_json::json!(["ConfigMap/clusters/worker-mc"])
-    );
+    // The HyperShift model explains the referenced ConfigMap: never "no node impact".
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+    assert_eq!(r["forecast"][0]["action"], "replace");
+    assert_eq!(r["forecast"][0]["causes"][0]["line"], 15);
+    assert_eq!(r["forecast"][0]["causes"][0]["column"], 7);
     let human = nodecast(repo.path(), &["check"]).stdout;
     assert!(!human.contains("no node impact"), "{human}");
-    assert!(human.contains("assume a rollout"), "{human}");
+    assert!(human.contains("replace, drained"), "{human}");
 }
 
 #[test]

@@ -65,7 +65,10 @@ fn clean_worktree_compares_with_the_previous_commit() {
             "4".into()
         )]
     );
-    assert_eq!(r["forecast"], Value::Array(vec![]));
+    // Replicas never roll nodes: one `none` entry with the cause, so the user sees it is safe.
+    assert_eq!(r["forecast"][0]["action"], "none");
+    assert_eq!(r["forecast"][0]["nodes"], 4);
+    assert_eq!(r["forecast"].as_array().map(Vec::len), Some(1));
     assert_eq!(r["summary"]["files"], 2);
     assert_eq!(r["summary"]["objects"], 2);
 }
@@ -434,4 +437,29 @@ fn nodecast_never_writes_to_the_repository() {
         before == snapshot(repo.path()),
         "the repository (including .git) changed"
     );
+}
+
+#[test]
+fn a_single_file_can_be_checked() {
+    let (repo, _, _) = two_commits();
+    let r = nodecast(
+        repo.path(),
+        &["check", "clusters/np.yaml", "--format", "json"],
+    )
+    .json();
+    assert_eq!(r["summary"]["files"], 1);
+    assert_eq!(r["changes"][0]["file"], "clusters/np.yaml");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "clusters/np.yaml",
+            "--head",
+            "HEAD",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(r["summary"]["files"], 1);
 }

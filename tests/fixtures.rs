@@ -98,6 +98,11 @@ fn every_rule_has_a_fixture() {
         if code == "Y009" {
             continue;
         }
+        // W118/W119 judge forecast entries, which need a forecast model (HyperShift/MCO) to produce
+        // them from a fixture: `schedule_scenarios.rs` tests them with hand-built entries.
+        if code == "W118" || code == "W119" {
+            continue;
+        }
         assert!(
             project_root()
                 .join("testdata/rules")

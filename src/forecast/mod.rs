@@ -4,6 +4,7 @@
 //! forecast is empty and the report says "no node impact" only when nothing changed that could
 //! affect nodes — see [`Impact`] for the contract every model fills in.
 
+pub mod hypershift;
 pub mod mco;
 
 use serde::Serialize;
@@ -162,7 +163,9 @@ pub struct Forecast {
 /// Models plug in here (`hypershift::forecast(input, &mut out)`, `mco::forecast(input, &mut out)`).
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
+    hypershift::forecast(input, &mut out);
     mco::forecast(input, &mut out);
+    crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
             a.action,

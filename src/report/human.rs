@@ -226,7 +226,7 @@ fn render_forecast(o: &Outcome, out: &mut String) {
                 c.file, c.line, c.column, c.summary
             );
         }
-        if i.when.state != "now" {
+        if i.when.state != "now" || i.when.reason != crate::forecast::When::now().reason {
             let _ = writeln!(out, "      when: {}", i.when.reason);
         }
         if let (true, Some(fp)) = (o.verbose, &i.fingerprint) {

@@ -1,4 +1,4 @@
-//! M107: a pool's machineConfigSelector is rejected by admission, or empty/missing so the pool is not rendered.
+//! M107: a pool's machineConfigSelector is rejected by admission, or empty so the pool is not rendered.
 //!
 //! Produced by the MCO forecast model (`forecast/mco`) while it renders pools; the rule entry
 //! documents the code.
@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
     code: "M107",
     name: "pool-machine-config-selector",
     severity: Severity::Error,
-    summary: "A pool's machineConfigSelector is rejected by admission, or empty/missing so the pool is not rendered",
+    summary: "A pool's machineConfigSelector is rejected by admission, or empty so the pool is not rendered",
     check,
 };
 

@@ -4,6 +4,23 @@
 //! Adding a rule: write `src/rules/<code>_<name>.rs` with a `pub static RULE: Rule`, list it in
 //! [`ALL`], write `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
 
+pub(crate) mod h101_config_document_invalid;
+pub(crate) mod h102_config_reference_unresolved;
+pub(crate) mod h103_config_change_no_rollout;
+pub(crate) mod h104_config_unreferenced;
+pub(crate) mod h105_release_version_unreadable;
+pub(crate) mod h106_release_version_rejected;
+pub(crate) mod h107_release_version_skew;
+pub(crate) mod h108_os_image_stream_invalid;
+pub(crate) mod h109_replace_strategy_invalid;
+pub(crate) mod h110_nodepool_immutable_field;
+pub(crate) mod h111_in_place_template_change;
+pub(crate) mod h112_paused_until_invalid;
+pub(crate) mod h113_hostedcluster_pause_ignored;
+pub(crate) mod h114_generated_config_may_roll;
+pub(crate) mod h115_nodepool_field_not_modelled;
+pub(crate) mod h116_tuning_rollout_possible;
+pub(crate) mod h117_nodepool_deleted;
 mod i001_invalid_ignition_data_url;
 mod k001_incomplete_object;
 mod k002_invalid_type_meta;
@@ -20,6 +37,26 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+pub(crate) mod w101_change_management_unreleased;
+pub(crate) mod w102_invalid_rrule;
+pub(crate) mod w103_rrule_portability;
+pub(crate) mod w104_rare_dates;
+pub(crate) mod w105_invalid_window_time;
+pub(crate) mod w106_overlapping_windows;
+pub(crate) mod w107_invalid_exclusion;
+pub(crate) mod w108_schedule_never_opens;
+pub(crate) mod w109_little_permitted_time;
+pub(crate) mod w110_invalid_policy;
+pub(crate) mod w111_invalid_stanza;
+pub(crate) mod w112_expired_until;
+pub(crate) mod w113_unresolved_policy;
+pub(crate) mod w114_unreferenced_policy;
+pub(crate) mod w115_master_stanza_differs;
+pub(crate) mod w116_windows_never_overlap;
+pub(crate) mod w117_empty_bypass_annotation;
+pub(crate) mod w118_rollout_outside_window;
+pub(crate) mod w119_rollout_exceeds_window;
+pub(crate) mod w120_pool_machine_config_target;
 mod y001_yaml_syntax;
 mod y002_duplicate_key;
 mod y003_yaml11_ambiguity;
@@ -61,6 +98,23 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static ALL: &[&Rule] = &[
+    &h101_config_document_invalid::RULE,
+    &h102_config_reference_unresolved::RULE,
+    &h103_config_change_no_rollout::RULE,
+    &h104_config_unreferenced::RULE,
+    &h105_release_version_unreadable::RULE,
+    &h106_release_version_rejected::RULE,
+    &h107_release_version_skew::RULE,
+    &h108_os_image_stream_invalid::RULE,
+    &h109_replace_strategy_invalid::RULE,
+    &h110_nodepool_immutable_field::RULE,
+    &h111_in_place_template_change::RULE,
+    &h112_paused_until_invalid::RULE,
+    &h113_hostedcluster_pause_ignored::RULE,
+    &h114_generated_config_may_roll::RULE,
+    &h115_nodepool_field_not_modelled::RULE,
+    &h116_tuning_rollout_possible::RULE,
+    &h117_nodepool_deleted::RULE,
     &i001_invalid_ignition_data_url::RULE,
     &k001_incomplete_object::RULE,
     &k002_invalid_type_meta::RULE,
@@ -77,6 +131,26 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &w101_change_management_unreleased::RULE,
+    &w102_invalid_rrule::RULE,
+    &w103_rrule_portability::RULE,
+    &w104_rare_dates::RULE,
+    &w105_invalid_window_time::RULE,
+    &w106_overlapping_windows::RULE,
+    &w107_invalid_exclusion::RULE,
+    &w108_schedule_never_opens::RULE,
+    &w109_little_permitted_time::RULE,
+    &w110_invalid_policy::RULE,
+    &w111_invalid_stanza::RULE,
+    &w112_expired_until::RULE,
+    &w113_unresolved_policy::RULE,
+    &w114_unreferenced_policy::RULE,
+    &w115_master_stanza_differs::RULE,
+    &w116_windows_never_overlap::RULE,
+    &w117_empty_bypass_annotation::RULE,
+    &w118_rollout_outside_window::RULE,
+    &w119_rollout_exceeds_window::RULE,
+    &w120_pool_machine_config_target::RULE,
     &y001_yaml_syntax::RULE,
     &y002_duplicate_key::RULE,
     &y003_yaml11_ambiguity::RULE,

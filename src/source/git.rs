@@ -92,6 +92,7 @@ fn read_blob(odb: &git2::Odb<'_>, id: Oid, max: u64) -> Content {
 
 fn in_scope(path: &str, scope: &str) -> bool {
     scope.is_empty()
+        || path == scope
         || path
             .strip_prefix(scope)
             .is_some_and(|rest| rest.starts_with('/'))
@@ -115,6 +116,10 @@ mod tests {
         assert!(in_scope("a/b.yaml", ""));
         assert!(in_scope("clusters/prod/np.yaml", "clusters/prod"));
         assert!(!in_scope("clusters/prod2/np.yaml", "clusters/prod"));
+        assert!(
+            in_scope("clusters/prod/np.yaml", "clusters/prod/np.yaml"),
+            "a single file"
+        );
         assert!(in_scope_dir("clusters", "clusters/prod"));
         assert!(in_scope_dir("clusters/prod", "clusters/prod"));
         assert!(!in_scope_dir("clusters/prod2", "clusters/prod"));

@@ -1,6 +1,7 @@
 //! Documents embedded in scalars, located in the outer file.
+use crate::locate::Locator;
 use crate::rescan::{self, Decoded};
-use crate::{parse, LineIndex, Node, NodeKind, Options, Parsed, Pos, Span};
+use crate::{parse, Node, NodeKind, Options, Parsed, Pos, Span};
 
 /// Maps each byte of a scalar's decoded text back to a byte offset in the outer source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,11 +51,26 @@ pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
         return Parsed::default();
     };
     let mut parsed = parse(text, opts);
+    let decoded = rescan::decode(outer, scalar);
+    // Every mapped offset lies between the scalar's start and the end of what it consumed, so only
+    // that region (from the start of the scalar's line) needs indexing: files with many embedded
+    // documents are not re-indexed whole for each one.
+    let start = scalar.span.start.offset.min(outer.len());
+    let region_start = outer.as_bytes()[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let region_end = decoded
+        .as_ref()
+        .map_or(start, |d| d.end)
+        .max(scalar.span.end.offset)
+        .clamp(start, outer.len());
     let remap = Remap {
-        outer,
-        lines: LineIndex::new(outer),
-        decoded: rescan::decode(outer, scalar),
-        fallback: scalar.span.start.offset.min(outer.len()),
+        region: Locator::new(outer.get(region_start..region_end).unwrap_or("")),
+        region_start,
+        first_line: scalar.span.start.line.max(1),
+        decoded,
+        fallback: start,
     };
     for doc in &mut parsed.documents {
         doc.span = remap.span(doc.span);
@@ -69,8 +85,11 @@ pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
 
 /// Moves spans from decoded-text coordinates to `outer` coordinates.
 struct Remap<'a> {
-    outer: &'a str,
-    lines: LineIndex,
+    /// The part of `outer` from the start of the scalar's line to the end of the scalar.
+    region: Locator<'a>,
+    region_start: usize,
+    /// The outer line the region starts on.
+    first_line: u32,
     decoded: Option<Decoded>,
     fallback: usize,
 }
@@ -93,7 +112,12 @@ impl Remap<'_> {
     }
 
     fn pos(&self, offset: usize) -> Pos {
-        self.lines.pos(self.outer, offset)
+        let local = self.region.pos(offset.saturating_sub(self.region_start));
+        Pos {
+            offset: self.region_start + local.offset,
+            line: self.first_line + local.line - 1,
+            col: local.col,
+        }
     }
 
     fn span(&self, s: Span) -> Span {
@@ -110,19 +134,6 @@ impl Remap<'_> {
     }
 
     fn node(&self, root: &mut Node) {
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            n.span = self.span(n.span);
-            match &mut n.kind {
-                NodeKind::Scalar { .. } => {}
-                NodeKind::Seq(items) => stack.extend(items.iter_mut()),
-                NodeKind::Map(entries) => {
-                    for e in entries.iter_mut() {
-                        stack.push(&mut e.key);
-                        stack.push(&mut e.value);
-                    }
-                }
-            }
-        }
+        root.walk_mut(|n| n.span = self.span(n.span));
     }
 }

@@ -15,6 +15,15 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// The 0-based line holding byte `offset` (clamped), and the byte offset where it starts.
+    pub(crate) fn line_start(&self, offset: usize) -> (usize, usize) {
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        (line, self.starts.get(line).copied().unwrap_or(0))
+    }
+
     /// The position of byte `offset` (clamped to the text; a non-boundary offset counts the
     /// partial character as a column).
     pub fn pos(&self, src: &str, offset: usize) -> Pos {

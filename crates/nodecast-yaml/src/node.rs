@@ -138,6 +138,24 @@ impl Node {
         )
     }
 
+    /// Visits this node and every descendant (iteratively: deep trees cannot overflow the stack).
+    pub(crate) fn walk_mut(&mut self, mut f: impl FnMut(&mut Node)) {
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            f(n);
+            match &mut n.kind {
+                NodeKind::Scalar { .. } => {}
+                NodeKind::Seq(items) => stack.extend(items.iter_mut()),
+                NodeKind::Map(entries) => {
+                    for e in entries.iter_mut() {
+                        stack.push(&mut e.key);
+                        stack.push(&mut e.value);
+                    }
+                }
+            }
+        }
+    }
+
     /// A short name of the node's type for messages ("string", "mapping", ...).
     pub fn type_name(&self) -> &'static str {
         match &self.kind {

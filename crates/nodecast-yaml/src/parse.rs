@@ -11,6 +11,9 @@
 //! - block mappings: from the first key to the end of the last value; block sequences: from the
 //!   first `-` to the end of the last item;
 //! - documents: their root node's span.
+//!
+//! Duplicate keys: the later entry wins and stays at its own position; the earlier one is
+//! removed (so entries remain in source order). Merge keys (`<<`) are expanded in place.
 use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScanError, Tag};
@@ -31,7 +34,7 @@ pub fn parse(src: &str, opts: &Options) -> Parsed {
         while let Some(item) = parser.next_event() {
             match item {
                 Ok((ev, span)) => {
-                    let (start, end) = (loc.byte(span.start.index()), loc.byte(span.end.index()));
+                    let (start, end) = (loc.byte(&span.start), loc.byte(&span.end));
                     if !b.event(ev, start, end) {
                         break;
                     }
@@ -162,7 +165,7 @@ impl<'a> Builder<'a> {
     }
 
     fn scan_error(&mut self, e: &ScanError) {
-        let at = self.loc.byte(e.marker().index());
+        let at = self.loc.byte(e.marker());
         let src = self.loc.src;
         let end = match src.get(at..).and_then(|s| s.chars().next()) {
             Some(c) if c != '\n' && c != '\r' => at + c.len_utf8(),
@@ -286,16 +289,23 @@ impl<'a> Builder<'a> {
     ) {
         let src = self.loc.src;
         let style = convert_style(style);
-        let props = locate::skip_props(src, start);
-        let has_props = props.end > start;
+        // saphyr starts the event at the properties when there are any.
+        let has_props = anchor != 0 || tag.is_some();
+        let props = if has_props {
+            locate::skip_props(src, start)
+        } else {
+            locate::Props {
+                content: start,
+                end: start,
+                tag: None,
+            }
+        };
         let (s, e) = match style {
             ScalarStyle::Literal | ScalarStyle::Folded => {
-                let header = if has_props
-                    && matches!(src.as_bytes().get(props.content), Some(b'|' | b'>'))
-                {
-                    locate::block_header(src, props.content, props.content)
+                let header = if has_props {
+                    locate::block_header(src, props.content, props.content, true)
                 } else {
-                    locate::block_header(src, start, self.last_end)
+                    locate::block_header(src, start, self.last_end, text.is_empty())
                 };
                 match header {
                     Some((ind, hend)) => (ind, locate::block_content_end(src, hend, end)),
@@ -311,6 +321,10 @@ impl<'a> Builder<'a> {
                     start
                 };
                 (at, at)
+            }
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                let s = props.content.min(end);
+                (s, locate::quoted_end(src, s, end).unwrap_or(end))
             }
             _ => (props.content.min(end), end),
         };
@@ -376,7 +390,11 @@ impl<'a> Builder<'a> {
             (Content::Seq(_), None) => locate::seq_dash(src, end),
             _ => None,
         };
-        let props = locate::skip_props(src, start);
+        let tag = tag.map(|t| {
+            locate::skip_props(src, start)
+                .tag
+                .unwrap_or_else(|| tag_to_string(t))
+        });
         let in_key = self.in_key();
         if anchor != 0 {
             self.open_anchors.insert(anchor);
@@ -384,7 +402,7 @@ impl<'a> Builder<'a> {
         self.stack.push(Frame {
             content,
             anchor,
-            tag: tag.map(|t| props.tag.unwrap_or_else(|| tag_to_string(t))),
+            tag,
             flow_start,
             dash,
             event_start: start,
@@ -606,20 +624,7 @@ fn ambiguity_message(a: Ambiguity, text: &str, value: &Scalar) -> String {
 
 /// Sets `from_alias` on a node and all its descendants.
 fn mark_from_alias(node: &mut Node) {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        n.from_alias = true;
-        match &mut n.kind {
-            NodeKind::Scalar { .. } => {}
-            NodeKind::Seq(items) => stack.extend(items.iter_mut()),
-            NodeKind::Map(entries) => {
-                for e in entries.iter_mut() {
-                    stack.push(&mut e.key);
-                    stack.push(&mut e.value);
-                }
-            }
-        }
-    }
+    node.walk_mut(|n| n.from_alias = true);
 }
 
 /// A plain, untagged `<<` key.

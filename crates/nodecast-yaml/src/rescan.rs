@@ -86,6 +86,9 @@ pub(crate) fn decode(outer: &str, scalar: &Node) -> Option<Decoded> {
             flow(&src, start + 1, end - 1, quote, text)
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
+            if !matches!(outer.as_bytes().get(start), Some(b'|' | b'>')) {
+                return None;
+            }
             block(&src, start, end, *style == ScalarStyle::Literal, text)
         }
     }
@@ -331,17 +334,20 @@ fn block(
         .find_map(|indent| block_body(src, &h, Some(indent), limit, literal, expected))
 }
 
-/// Leading spaces of the first line (from `p`) that holds anything but spaces.
+/// The widest leading run of spaces among the lines from `p` up to the first one that holds
+/// anything but spaces (with an explicit indentation, spaces-only lines can be content too).
 fn first_line_spaces(src: &Src<'_>, mut p: usize) -> usize {
+    let mut widest = 0;
     loop {
         let ls = p;
         while src.byte(p) == Some(b' ') {
             p += 1;
         }
+        widest = widest.max(p - ls);
         if src.is_break(p) {
             p += src.break_len(p);
         } else {
-            return p - ls;
+            return widest;
         }
     }
 }
@@ -394,7 +400,9 @@ fn block_body(
         }
         return sink.finish(p);
     }
-    let content = p - ls == indent && p < limit;
+    // With auto-detected indentation the parent's indentation is unknown here, so a first
+    // "content" line at or past the node's end belongs to the next node instead.
+    let content = p - ls == indent && (explicit.is_some() || p < limit);
     let mut leading_break: Option<usize> = None;
     let mut leading_blank = false;
     if content {

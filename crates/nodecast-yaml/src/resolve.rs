@@ -84,8 +84,7 @@ fn resolve_number(s: &str) -> (Scalar, Option<Ambiguity>) {
     }) = go_parse_int(&plain)
     {
         // `07` reads the same in both versions; only flag octal literals whose value differs.
-        let ambiguity =
-            (legacy_octal && !(0..8).contains(&value.unsigned_abs())).then_some(Ambiguity::Octal);
+        let ambiguity = (legacy_octal && value.unsigned_abs() >= 8).then_some(Ambiguity::Octal);
         return (Scalar::Int(value), ambiguity);
     }
     // Between i64::MAX and u64::MAX go-yaml yields a uint64; we only hold i64, so keep it as the

@@ -33,14 +33,13 @@ pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Ve
                             .help("select `machineconfiguration.openshift.io/role In [worker, <pool>]` so the pool inherits worker configs")
                             .object(obj.id.to_string()),
                     );
-                } else if sel.as_ref().is_none_or(selector::Selector::is_empty) {
+                } else if sel.as_ref().is_some_and(selector::Selector::is_empty) {
                     out.push(
                         Diagnostic::new(
                             &m107_pool_selector::RULE,
                             format!(
-                                "pool `{}` has {} machineConfigSelector: the controller does not render it and its nodes get no configuration updates",
-                                p.name,
-                                if sel.is_some() { "an empty" } else { "no" }
+                                "pool `{}` has an empty machineConfigSelector: the controller does not render it and its nodes get no configuration updates",
+                                p.name
                             ),
                             at(span),
                         )

@@ -43,6 +43,26 @@ pub const BUILT_IN: [&str; 3] = ["master", "worker", "arbiter"];
 
 const ROLE: &str = "machineconfiguration.openshift.io/role";
 
+/// The selector a pool has when its manifest names none: its role (built-in pools), or
+/// `role In [worker, <pool>]` (custom pools, the form the admission policy expects).
+pub fn standard_selector(name: &str) -> Selector {
+    if BUILT_IN.contains(&name) {
+        Selector {
+            labels: [(ROLE.to_string(), name.to_string())].into(),
+            expressions: Vec::new(),
+        }
+    } else {
+        Selector {
+            labels: Default::default(),
+            expressions: vec![selector::Requirement {
+                key: ROLE.to_string(),
+                operator: selector::Operator::In,
+                values: vec!["worker".to_string(), name.to_string()],
+            }],
+        }
+    }
+}
+
 /// The standard pool a built-in name stands for, when the repository does not define it.
 pub fn implicit(name: &str) -> Pool {
     Pool {
@@ -58,10 +78,7 @@ pub fn implicit(name: &str) -> Pool {
             ),
         ]
         .into(),
-        selector: Ok(Some(Selector {
-            labels: [(ROLE.to_string(), name.to_string())].into(),
-            expressions: Vec::new(),
-        })),
+        selector: Ok(Some(standard_selector(name))),
         node_selector: Some(Selector {
             labels: [(format!("node-role.kubernetes.io/{name}"), String::new())].into(),
             expressions: Vec::new(),
@@ -79,11 +96,19 @@ pub fn read(obj: &Object) -> Pool {
     let root = obj.root();
     let spec = root.get("spec");
     let sel_node = spec.and_then(|s| s.get("machineConfigSelector"));
+    let name = obj.id.name.as_str();
+    // Pool manifests in GitOps repositories are often partial (applied over the live object):
+    // a missing selector is the live one, assumed to be the standard role selector.
     let selector = match sel_node {
-        None => Ok(None),
-        Some(n) if n.is_null() => Ok(None),
-        Some(n) => selector::parse(n).map(Some),
+        Some(n) if !n.is_null() => selector::parse(n).map(Some),
+        _ => Ok(Some(standard_selector(name))),
     };
+    let mut labels = selector::labels_of(root);
+    if BUILT_IN.contains(&name) {
+        for (k, v) in implicit(name).labels {
+            labels.entry(k).or_insert(v);
+        }
+    }
     let paused = spec
         .and_then(|s| s.entry("paused"))
         .filter(|e| e.value.to_json().as_bool() == Some(true))
@@ -115,7 +140,7 @@ pub fn read(obj: &Object) -> Pool {
         });
     Pool {
         name: obj.id.name.clone(),
-        labels: selector::labels_of(root),
+        labels,
         selector,
         node_selector: spec
             .and_then(|s| s.get("nodeSelector"))
@@ -214,8 +239,14 @@ pub fn admission_problem(pool: &Pool) -> Option<String> {
         return None;
     }
     let Ok(Some(sel)) = &pool.selector else {
-        return Some("a custom pool must have a machineConfigSelector on the role label".into());
+        return None;
     };
+    if sel.is_empty() {
+        return Some(format!(
+            "custom pool `{}` has an empty machineConfigSelector; the admission policy custom-machine-config-pool-selector rejects it (it must select role worker)",
+            pool.name
+        ));
+    }
     if sel
         .labels
         .get(ROLE)

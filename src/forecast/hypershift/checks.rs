@@ -1,0 +1,338 @@
+//! Findings about one NodePool: what makes the controller refuse it (blocked), and what it warns
+//! about (domain doc 3, 6, 9, 10, 11).
+
+use nodecast_yaml::Node;
+
+use super::compare::IMMUTABLE;
+use super::inputs::Side;
+use super::locate;
+use super::paused::{self, Pause};
+use super::shape::{self, Strategy};
+use super::version::{self, Release};
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::forecast::Input;
+use crate::rules::{
+    h101_config_document_invalid as h101, h102_config_reference_unresolved as h102,
+    h105_release_version_unreadable as h105, h106_release_version_rejected as h106,
+    h107_release_version_skew as h107, h108_os_image_stream_invalid as h108,
+    h109_replace_strategy_invalid as h109, h110_nodepool_immutable_field as h110,
+    h112_paused_until_invalid as h112,
+};
+
+/// The findings about a NodePool and whether the controller refuses its new configuration.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    /// Findings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether nothing rolls until the problem is fixed.
+    pub blocked: bool,
+}
+
+impl Verdict {
+    fn block(&mut self, d: Diagnostic) {
+        self.blocked = true;
+        self.diagnostics.push(d);
+    }
+}
+
+/// The span of a value (or its deepest existing ancestor key) in the NodePool, on the head side.
+fn head_at(side: &Side<'_>, path: &[&str]) -> Location {
+    let root = side.np.root();
+    let span = root
+        .path(path)
+        .map(|n| n.span)
+        .unwrap_or_else(|| locate::key_span(root, &format!("/{}", path.join("/"))));
+    Location::head(&side.np.path, span)
+}
+
+const RELEASE: [&str; 3] = ["spec", "release", "image"];
+
+/// Checks a NodePool's head revision (and its transition from base, when there is one).
+pub fn nodepool(input: &Input<'_>, b: Option<&Side<'_>>, h: &Side<'_>) -> Verdict {
+    let mut v = Verdict::default();
+    let np = h.np.id.to_string();
+    for inv in &h.invalid {
+        v.block(
+            Diagnostic::new(
+                &h101::RULE,
+                format!("NodePool {} rolls out nothing: {}", h.np.id.name, inv.message),
+                Location::head(&inv.path, inv.span),
+            )
+            .label("refused by the NodePool controller")
+            .help("spec.config accepts MachineConfig, KubeletConfig, ContainerRuntimeConfig, ImageContentSourcePolicy, ImageDigestMirrorSet and ClusterImagePolicy; spec.tuningConfig exactly one Tuned or PerformanceProfile per ConfigMap")
+            .note("the controller sets ValidMachineConfig=False (or ValidTuningConfig=False) and stops reconciling the NodePool")
+            .object(inv.cm.to_string()),
+        );
+    }
+    if h.unreadable_config {
+        v.blocked = true;
+    }
+    if let Some(b) = b {
+        references(&mut v, b, h, &np);
+    }
+    versions(&mut v, b, h, &np);
+    streams(&mut v, b, h, &np);
+    strategy(&mut v, h, &np);
+    if b.is_some() {
+        immutable(&mut v, input, h, &np);
+    }
+    pause(&mut v, input, h, &np);
+    v
+}
+
+fn references(v: &mut Verdict, b: &Side<'_>, h: &Side<'_>, np: &str) {
+    for r in h.refs.iter().filter(|r| !r.resolved) {
+        let field = if r.key == "config" {
+            "spec.config"
+        } else {
+            "spec.tuningConfig"
+        };
+        let loc = Location::head(&h.np.path, r.span);
+        match b.refs.iter().find(|x| x.key == r.key && x.name == r.name) {
+            Some(x) if x.resolved => v.block(
+                Diagnostic::new(
+                    &h102::RULE,
+                    format!(
+                        "NodePool {} rolls out nothing: this change deletes ConfigMap `{}`, which its {field} still references",
+                        h.np.id.name, r.name
+                    ),
+                    loc,
+                )
+                .label("deleted in this change")
+                .help(format!("keep ConfigMap `{}`, or remove it from {field} in the same change", r.name))
+                .note("a missing ConfigMap sets ValidMachineConfig=False and the controller stops reconciling the NodePool")
+                .object(np),
+            ),
+            Some(_) => {}
+            None => v.diagnostics.push(
+                Diagnostic::new(
+                    &h102::RULE,
+                    format!(
+                        "NodePool {} now references ConfigMap `{}`, which is not in the repository: its content is unknown, so a rollout is assumed",
+                        h.np.id.name, r.name
+                    ),
+                    loc,
+                )
+                .severity(Severity::Warning)
+                .label("not in the repository")
+                .help(format!("add ConfigMap `{}` to the repository so its effect can be forecast, or fix the name", r.name))
+                .object(np),
+            ),
+        }
+    }
+}
+
+fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
+    let skip =
+        h.hc.and_then(|hc| {
+            super::template::annotation(
+                hc.root(),
+                "hypershift.openshift.io/skip-release-image-validation",
+            )
+        })
+        .is_some_and(|s| s == "true");
+    if let Some(b) = b {
+        let unreadable = |r: &Release| matches!(r, Release::Unreadable(_));
+        if b.release.hash_input() != h.release.hash_input()
+            && (unreadable(&b.release) || unreadable(&h.release))
+        {
+            v.diagnostics.push(
+                Diagnostic::new(
+                    &h105::RULE,
+                    format!(
+                        "NodePool {} release changed and its version cannot be read from the pullspec: a rollout is predicted",
+                        h.np.id.name
+                    ),
+                    head_at(h, &RELEASE),
+                )
+                .label("version not readable")
+                .help("use a pullspec with the version tag (`…:4.18.9-x86_64`, optionally with `@sha256:…`) so the version can be compared")
+                .note("the config hash uses the payload version, not the pullspec: a tag → digest change of the same payload would not roll nodes, but nodecast cannot tell")
+                .object(np),
+            );
+        }
+    }
+    let Some(npv) = h.release.version() else {
+        return;
+    };
+    let hcv = h.hc_release.version();
+    if !skip {
+        let base_v = b.and_then(|b| b.release.version());
+        if let Some(why) = version::rejection(npv, base_v, hcv) {
+            v.block(
+                Diagnostic::new(
+                    &h106::RULE,
+                    format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
+                    head_at(h, &RELEASE),
+                )
+                .label("rejected release")
+                .help("upgrade the HostedCluster first, keep NodePools within its minor and at most 3 minors behind, and never downgrade a minor")
+                .note("the controller sets ValidReleaseImage=False and does not roll the NodePool")
+                .object(np),
+            );
+            return;
+        }
+    }
+    if let Some((warn, msg)) = hcv.and_then(|hcv| version::skew(npv, hcv)) {
+        let mut d = Diagnostic::new(&h107::RULE, msg, head_at(h, &RELEASE))
+            .label("version skew")
+            .help("keep NodePools at or below the HostedCluster's version and within 3 minors of it")
+            .note("the controller reports SupportedVersionSkew=False (reason UnsupportedSkew) but still reconciles")
+            .object(np);
+        if !warn {
+            d = d.severity(Severity::Info);
+        }
+        v.diagnostics.push(d);
+    }
+}
+
+fn streams(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
+    let stream_of = |s: &Side<'_>| {
+        s.np.root()
+            .path(&["spec", "osImageStream", "name"])
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let head = stream_of(h);
+    let base = b.and_then(stream_of);
+    let loc = head_at(h, &["spec", "osImageStream", "name"]);
+    let mut block = |msg: String, help: &str| {
+        v.block(
+            Diagnostic::new(
+                &h108::RULE,
+                format!("NodePool {} rolls out nothing: {msg}", h.np.id.name),
+                loc.clone(),
+            )
+            .label("invalid OS stream")
+            .help(help.to_string())
+            .object(np),
+        )
+    };
+    if let (Some(bs), None) = (&base, &head) {
+        block(
+            format!("osImageStream `{bs}` is removed, which the API server rejects once it is set"),
+            "keep spec.osImageStream, or create a new NodePool",
+        );
+        return;
+    }
+    let Some(name) = head else { return };
+    if base.as_deref() == Some("rhel-10") && name == "rhel-9" {
+        block(
+            "osImageStream rhel-10 → rhel-9 is a downgrade the API server rejects".into(),
+            "create a new NodePool on rhel-9 instead",
+        );
+        return;
+    }
+    if name != "rhel-9" && name != "rhel-10" {
+        block(
+            format!("osImageStream `{name}` is not a known stream (rhel-9, rhel-10)"),
+            "use rhel-9 or rhel-10",
+        );
+        return;
+    }
+    if name == "rhel-10" {
+        if h.release.version().is_some_and(|r| r.major < 5) {
+            block(
+                format!(
+                    "osImageStream rhel-10 needs release 5.0 or later, not {}",
+                    h.release.describe()
+                ),
+                "remove osImageStream or use rhel-9 until the NodePool runs 5.x",
+            );
+        } else if h.uses_runc {
+            block(
+                "osImageStream rhel-10 cannot run the runc runtime its ContainerRuntimeConfig selects".into(),
+                "drop the runc ContainerRuntimeConfig or stay on rhel-9",
+            );
+        }
+    }
+}
+
+fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
+    let root = h.np.root();
+    if root
+        .path(&["spec", "management", "upgradeType"])
+        .and_then(Node::as_str)
+        == Some("InPlace")
+    {
+        return;
+    }
+    let nodes = shape::size(root).map(|s| s.nodes).unwrap_or(0);
+    if let Strategy::Invalid(why) = shape::replace_strategy(root, nodes) {
+        v.block(
+            Diagnostic::new(
+                &h109::RULE,
+                format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
+                Location::head(&h.np.path, locate::key_span(root, "/spec/management/replace")),
+            )
+            .label("invalid Replace strategy")
+            .help("set management.replace.rollingUpdate (maxSurge and maxUnavailable, not both 0), or strategy: OnDelete")
+            .note("the controller sets UpdateManagementEnabled=False and updates no machines")
+            .object(np),
+        );
+    }
+}
+
+fn immutable(v: &mut Verdict, input: &Input<'_>, h: &Side<'_>, np: &str) {
+    let Some(change) = input.diff.change_of(&h.np.id) else {
+        return;
+    };
+    for f in &change.fields {
+        let Some(field) = IMMUTABLE
+            .iter()
+            .find(|p| f.path == **p || f.path.starts_with(&format!("{p}/")))
+        else {
+            continue;
+        };
+        let loc = match &f.after {
+            Some(_) => Location::head(&h.np.path, locate::field_span(h.np, &f.path)),
+            None => f
+                .head
+                .clone()
+                .unwrap_or_else(|| Location::head_file(&h.np.path)),
+        };
+        v.block(
+            Diagnostic::new(
+                &h110::RULE,
+                format!(
+                    "NodePool {} cannot be updated: `{}` is immutable and the API server rejects the change",
+                    h.np.id.name,
+                    field.trim_start_matches('/').replace('/', ".")
+                ),
+                loc,
+            )
+            .label("immutable")
+            .help("restore the old value; to change it, create a new NodePool and move the workload")
+            .object(np),
+        );
+    }
+}
+
+fn pause(v: &mut Verdict, input: &Input<'_>, h: &Side<'_>, np: &str) {
+    let value = h.np.root().path(&["spec", "pausedUntil"]);
+    let Some(text) = value.and_then(Node::key_text) else {
+        return;
+    };
+    let Pause::Invalid { admitted } = paused::read(Some(text), input.options.now) else {
+        return;
+    };
+    let loc = head_at(h, &["spec", "pausedUntil"]);
+    let d = Diagnostic::new(
+        &h112::RULE,
+        if admitted {
+            format!("NodePool {} is not paused: pausedUntil `{text}` is neither true/false nor an RFC 3339 time with a zone", h.np.id.name)
+        } else {
+            format!("NodePool {} cannot be updated: the API server rejects pausedUntil `{text}`", h.np.id.name)
+        },
+        loc,
+    )
+    .label("not a pause the controller understands")
+    .help("write `true`, `false`, or an RFC 3339 time with a zone, e.g. 2026-12-01T02:00:00Z")
+    .note("the controller reports ReconciliationActive=True with reason InvalidPausedUntilValue and keeps reconciling")
+    .object(np);
+    if admitted {
+        v.diagnostics.push(d);
+    } else {
+        v.block(d.severity(Severity::Error));
+    }
+}

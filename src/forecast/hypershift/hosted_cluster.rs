@@ -1,0 +1,119 @@
+//! HostedCluster-level findings: release changes that may roll NodePools through generated
+//! configuration (uncertain item 1), and pauses that do not pause NodePools (domain doc 11).
+
+use super::paused::{self, Pause};
+use super::{inputs, locate, template, GROUP};
+use crate::diagnostic::{Diagnostic, Location};
+use crate::forecast::{Action, Forecast, Input};
+use crate::inventory::{Object, ReferenceKind};
+use crate::rules::{
+    h113_hostedcluster_pause_ignored as h113, h114_generated_config_may_roll as h114,
+};
+
+/// HostedCluster-level findings: release changes that may roll NodePools through generated
+/// configuration, and pauses that do not pause NodePools.
+pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for change in input
+        .diff
+        .changes
+        .iter()
+        .filter(|c| c.id.group == GROUP && c.id.kind == "HostedCluster")
+    {
+        out.covered.insert(change.id.clone());
+        let Some(hc) = input.head.get(&change.id) else {
+            continue;
+        };
+        let Some(base) = input.base.get(&change.id) else {
+            continue;
+        };
+        let cpo = "/metadata/annotations/hypershift.openshift.io~1control-plane-operator-image";
+        let release_field = [
+            "/spec/release/image",
+            "/spec/controlPlaneRelease/image",
+            cpo,
+        ]
+        .into_iter()
+        .find(|p| {
+            let value = |o: &Object| {
+                template::at(o.root(), p).and_then(|n| n.key_text().map(str::to_string))
+            };
+            value(base) != value(hc)
+        });
+        if let (Some(field), false) = (release_field, inputs::has_https_proxy(hc.root())) {
+            let pools = nodepools_of(input, hc);
+            if !pools.is_empty() {
+                diags.push(
+                    Diagnostic::new(
+                        &h114::RULE,
+                        format!(
+                            "HostedCluster {} release change may roll its {} NodePool(s) through generated configuration (HAProxy, core configs)",
+                            hc.id.name,
+                            pools.len()
+                        ),
+                        Location::head(&hc.path, locate::field_span(hc, field)),
+                    )
+                    .label("control-plane release")
+                    .help("upgrade during a maintenance window, or pause the NodePools (spec.pausedUntil) until the control plane has settled")
+                    .note("HyperShift includes generated configuration in each NodePool's config hash; whether a control-plane upgrade changes it is not knowable statically")
+                    .object(hc.id.to_string()),
+                );
+            }
+        }
+    }
+    for hc in input.head.of_kind(GROUP, "HostedCluster") {
+        let Some(value) = hc.root().path(&["spec", "pausedUntil"]) else {
+            continue;
+        };
+        let paused = matches!(
+            paused::read(value.key_text(), input.options.now),
+            Pause::Indefinite | Pause::Until(_)
+        );
+        let cluster = format!(
+            "HostedCluster/{}/{}",
+            hc.id.namespace.as_deref().unwrap_or_default(),
+            hc.id.name
+        );
+        let rolling: Vec<&str> = out
+            .impacts
+            .iter()
+            .filter(|i| i.target.cluster == cluster && i.when.state == "now")
+            .filter(|i| matches!(i.action, Action::Replace | Action::InPlace))
+            .map(|i| i.target.name.as_str())
+            .collect();
+        if paused && !rolling.is_empty() {
+            let span = hc
+                .root()
+                .entry("spec")
+                .and_then(|s| s.value.entry("pausedUntil"))
+                .map(|e| e.key.span)
+                .unwrap_or(value.span);
+            diags.push(
+                Diagnostic::new(
+                    &h113::RULE,
+                    format!(
+                        "HostedCluster {} is paused, but that does not pause its NodePools: {} roll(s) anyway",
+                        hc.id.name,
+                        rolling.join(", ")
+                    ),
+                    Location::head(&hc.path, span),
+                )
+                .label("pauses the control plane only")
+                .help("set spec.pausedUntil on each NodePool to hold its rollout")
+                .note("the NodePool controller ignores HostedCluster.spec.pausedUntil; only SSH-key and image-content-source changes wait for it")
+                .object(hc.id.to_string()),
+            );
+        }
+    }
+    diags
+}
+
+fn nodepools_of<'a>(input: &Input<'a>, hc: &Object) -> Vec<&'a Object> {
+    input
+        .head
+        .references
+        .iter()
+        .filter(|r| r.kind == ReferenceKind::NodePoolCluster && r.target == hc.id)
+        .map(|r| &input.head.objects[r.from])
+        .collect()
+}

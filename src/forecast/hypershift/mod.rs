@@ -1,0 +1,89 @@
+//! HyperShift model: for every NodePool whose inputs differ between base and head, what the
+//! NodePool controller does — replace, update in place, nothing, or refuse — and when
+//! (`shared/domain/hypershift-rollouts.md`).
+
+mod checks;
+mod compare;
+mod config_maps;
+mod fingerprint;
+mod hosted_cluster;
+mod impact;
+mod inputs;
+mod locate;
+mod paused;
+mod shape;
+mod template;
+mod version;
+
+use std::collections::BTreeSet;
+
+use super::{Forecast, Input};
+use crate::diagnostic::{Diagnostic, Location};
+use crate::inventory::{Object, ObjectId};
+use crate::rules::h117_nodepool_deleted as h117;
+use inputs::{Side, Trigger};
+
+/// The HyperShift API group.
+pub(crate) const GROUP: &str = "hypershift.openshift.io";
+
+/// Adds the HyperShift entries, findings and judged objects to `out`.
+pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
+    let mut ids: BTreeSet<&ObjectId> = BTreeSet::new();
+    ids.extend(input.base.of_kind(GROUP, "NodePool").map(|o| &o.id));
+    ids.extend(input.head.of_kind(GROUP, "NodePool").map(|o| &o.id));
+    let mut diagnostics = Vec::new();
+    let mut cms_rolling: BTreeSet<String> = BTreeSet::new();
+    for id in ids {
+        if input.diff.change_of(id).is_some() {
+            out.covered.insert(id.clone());
+        }
+        match (input.base.get(id), input.head.get(id)) {
+            (None, Some(h)) => {
+                let hs = Side::build(input.head, h);
+                diagnostics.extend(checks::nodepool(input, None, &hs).diagnostics);
+            }
+            (Some(b), None) => diagnostics.push(deleted(b)),
+            (Some(b), Some(h)) => {
+                let bs = Side::build(input.base, b);
+                let hs = Side::build(input.head, h);
+                let verdict = checks::nodepool(input, Some(&bs), &hs);
+                diagnostics.extend(verdict.diagnostics);
+                let triggered = compare::causes(input, &bs, &hs);
+                if triggered.is_empty() {
+                    continue;
+                }
+                for t in &triggered {
+                    if t.trigger != Trigger::Never && t.cause.object.starts_with("ConfigMap/") {
+                        cms_rolling.insert(t.cause.object.clone());
+                    }
+                }
+                let (impact, extra) = impact::impact(input, &bs, &hs, triggered, verdict.blocked);
+                diagnostics.extend(extra);
+                out.impacts.push(impact);
+            }
+            (None, None) => {}
+        }
+    }
+    diagnostics.extend(hosted_cluster::findings(input, out));
+    diagnostics.extend(config_maps::findings(input, out, &cms_rolling));
+    let mut seen = BTreeSet::new();
+    diagnostics.retain(|d| seen.insert((d.code, d.location.clone(), d.message.clone())));
+    out.diagnostics.extend(diagnostics);
+}
+
+fn deleted(b: &Object) -> Diagnostic {
+    let nodes = shape::size(b.root())
+        .map(|s| format!("its {} node(s)", s.nodes))
+        .unwrap_or_else(|| "all its nodes".into());
+    Diagnostic::new(
+        &h117::RULE,
+        format!(
+            "NodePool {} is deleted: {nodes} are drained and removed",
+            b.id.name
+        ),
+        Location::base(&b.path, b.root().span),
+    )
+    .label("deleted in this change")
+    .help("make sure the workloads fit on the remaining NodePools before merging")
+    .object(b.id.to_string())
+}

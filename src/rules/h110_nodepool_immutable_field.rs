@@ -1,0 +1,19 @@
+//! H110: a change to an immutable NodePool field, which the API server rejects.
+//!
+//! The HyperShift forecast model (`forecast/hypershift`) emits these findings while it models the
+//! NodePool controller; this file registers the code, its severity and its page.
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "H110",
+    name: "nodepool-immutable-field",
+    severity: Severity::Error,
+    summary: "A change to an immutable NodePool field, which the API server rejects",
+    check,
+};
+
+/// Findings come from the forecast stage, which has the modelled inputs.
+fn check(_: &Context<'_>, _: &mut Vec<Diagnostic>) {}

@@ -1,0 +1,150 @@
+//! Change-management schedules: parse and validate policies and stanzas (Schema A, the product
+//! brief's revision with RRULE strings, and Schema B, the final revision with structured
+//! recurrences), compute their windows in UTC, and say when each forecast rollout may start.
+//!
+//! Everything here depends on `--now`, so its findings are made by [`apply`] (called from
+//! `check::run`) rather than by rules; the rule files only register the W1xx codes.
+
+pub mod days;
+pub mod decide;
+pub mod duration;
+pub mod lint;
+pub mod model;
+pub mod policy;
+pub mod recur;
+pub mod report;
+pub mod rrule;
+pub mod stanza;
+pub mod structured;
+pub mod windows;
+
+mod apply;
+
+use std::ops::Range;
+
+use nodecast_yaml::{LineIndex, Node, Span};
+
+pub use apply::apply;
+
+use crate::diagnostic::Severity;
+use crate::rules::Rule;
+
+/// Marks changed change-management policies as judged: editing a policy moves windows but never
+/// touches a node, so the report must not list it as "not yet modelled; assume a rollout".
+pub fn cover(input: &crate::forecast::Input<'_>, out: &mut crate::forecast::Forecast) {
+    for change in &input.diff.changes {
+        if matches!(
+            change.id.kind.as_str(),
+            "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
+        ) {
+            out.covered.insert(change.id.clone());
+        }
+    }
+}
+
+/// A finding inside a string value, by byte range of its decoded text.
+#[derive(Clone)]
+pub struct Finding {
+    /// The rule.
+    pub code: &'static Rule,
+    /// Severity (the rule's default unless lowered or raised).
+    pub severity: Severity,
+    /// Byte range in the decoded string.
+    pub range: Range<usize>,
+    /// One-line message.
+    pub message: String,
+    /// The fix.
+    pub help: Option<String>,
+}
+
+impl std::fmt::Debug for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {:?} {:?} {}",
+            self.code.code, self.severity, self.range, self.message
+        )
+    }
+}
+
+impl Finding {
+    /// A finding with the rule's default severity.
+    pub fn new(code: &'static Rule, range: Range<usize>, message: impl Into<String>) -> Self {
+        Finding {
+            code,
+            severity: code.severity,
+            range,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    /// Sets the fix.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Overrides the severity.
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+}
+
+/// The outer-file span of a byte range of a string node's decoded text, so findings inside an
+/// RRULE point at the exact part even in quoted or escaped scalars.
+pub fn string_span(outer: &str, node: &Node, range: Range<usize>) -> Span {
+    let map = nodecast_yaml::scalar_source_map(outer, node);
+    if !map.exact {
+        return node.span;
+    }
+    let text = match &node.kind {
+        nodecast_yaml::NodeKind::Scalar { text, .. } => text.as_str(),
+        _ => return node.span,
+    };
+    let start = map.offsets.get(range.start).copied();
+    let end = if range.end > range.start {
+        let mut last = range.end - 1;
+        while last > 0 && !text.is_char_boundary(last) {
+            last -= 1;
+        }
+        let width = text
+            .get(last..)
+            .and_then(|s| s.chars().next())
+            .map_or(1, char::len_utf8);
+        map.offsets.get(last).map(|o| o + width)
+    } else {
+        start
+    };
+    let (Some(start), Some(end)) = (start, end) else {
+        return node.span;
+    };
+    let lines = LineIndex::new(outer);
+    Span {
+        start: lines.pos(outer, start),
+        end: lines.pos(outer, end.max(start)),
+    }
+}
+
+/// The span of a 1-based line and column in a text (for forecast causes, which carry no offset).
+pub fn line_col_span(text: &str, line: u32, col: u32) -> Option<Span> {
+    let mut offset = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line as usize {
+            let within: usize = l
+                .chars()
+                .take(col.saturating_sub(1) as usize)
+                .map(char::len_utf8)
+                .sum();
+            let lines = LineIndex::new(text);
+            let pos = lines.pos(text, offset + within);
+            return Some(Span {
+                start: pos,
+                end: pos,
+            });
+        }
+        offset += l.len();
+    }
+    None
+}

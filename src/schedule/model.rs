@@ -1,0 +1,246 @@
+//! The change-management objects of one side: policies, and the objects that carry a stanza,
+//! with stanza references resolved.
+
+use std::sync::Arc;
+
+use nodecast_yaml::{Node, Span};
+
+use super::policy::{self, Policy, PolicyKind};
+use super::stanza::{self, PolicyRef, Schema, Stanza};
+use super::Finding;
+use crate::diagnostic::{Diagnostic, Location};
+use crate::inventory::{Inventory, Object};
+use crate::rules::{w113_unresolved_policy as unresolved, Rule};
+
+/// Where an object's findings go: its file, text and name.
+pub struct Src<'a> {
+    /// Repository-relative path.
+    pub path: &'a str,
+    /// The file's text (for spans inside strings).
+    pub text: Arc<str>,
+    /// `Kind/namespace/name`.
+    pub object: String,
+}
+
+impl<'a> Src<'a> {
+    /// The source of an inventory object.
+    pub fn of(obj: &'a Object) -> Self {
+        Src {
+            path: &obj.path,
+            text: obj.file().text.clone().unwrap_or_else(|| Arc::from("")),
+            object: obj.id.to_string(),
+        }
+    }
+
+    /// A finding on a node.
+    pub fn diag(&self, rule: &'static Rule, node: &Node, message: impl Into<String>) -> Diagnostic {
+        self.at(rule, node.span, message)
+    }
+
+    /// A finding on a span.
+    pub fn at(&self, rule: &'static Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, message, Location::head(self.path, span)).object(self.object.clone())
+    }
+
+    /// A finding on a byte range inside a string node.
+    pub fn in_string(&self, node: &Node, f: Finding) -> Diagnostic {
+        let span = super::string_span(&self.text, node, f.range.clone());
+        let mut d = self.at(f.code, span, f.message).severity(f.severity);
+        if let Some(h) = f.help {
+            d = d.help(h);
+        }
+        d
+    }
+}
+
+/// Which kind carries a stanza.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HolderKind {
+    /// config.openshift.io ClusterVersion.
+    ClusterVersion,
+    /// machineconfiguration.openshift.io MachineConfigPool.
+    MachineConfigPool,
+    /// hypershift.openshift.io HostedCluster.
+    HostedCluster,
+    /// hypershift.openshift.io NodePool.
+    NodePool,
+}
+
+impl HolderKind {
+    /// The kind of an object, when it may carry a stanza.
+    pub fn of(group: &str, kind: &str) -> Option<Self> {
+        match (group, kind) {
+            ("config.openshift.io", "ClusterVersion") => Some(HolderKind::ClusterVersion),
+            ("machineconfiguration.openshift.io", "MachineConfigPool") => {
+                Some(HolderKind::MachineConfigPool)
+            }
+            ("hypershift.openshift.io", "HostedCluster") => Some(HolderKind::HostedCluster),
+            ("hypershift.openshift.io", "NodePool") => Some(HolderKind::NodePool),
+            _ => None,
+        }
+    }
+
+    /// Schema A's default `policy.namespace` (the controller's namespace).
+    pub fn default_namespace(self, own: Option<&str>) -> String {
+        match self {
+            HolderKind::ClusterVersion => "openshift-cluster-version".into(),
+            HolderKind::MachineConfigPool => "openshift-machine-config-operator".into(),
+            HolderKind::HostedCluster | HolderKind::NodePool => own.unwrap_or_default().to_string(),
+        }
+    }
+}
+
+/// An object that may carry `spec.changeManagement`.
+pub struct Holder {
+    /// Index in the inventory.
+    pub index: usize,
+    /// Kind.
+    pub kind: HolderKind,
+    /// Namespace (HostedCluster, NodePool).
+    pub namespace: Option<String>,
+    /// Name.
+    pub name: String,
+    /// The stanza, when present and of a supported revision.
+    pub stanza: Option<Stanza>,
+    /// Index in [`Model::policies`] of the referenced policy, when it resolves.
+    pub policy: Option<usize>,
+}
+
+/// Policies and stanzas of a side.
+pub struct Model {
+    /// Every policy.
+    pub policies: Vec<Policy>,
+    /// Every stanza-carrying object (with or without a stanza).
+    pub holders: Vec<Holder>,
+    /// Whether the repository uses the API at all (for the W101 reminder).
+    pub first_use: Option<(String, Span)>,
+}
+
+impl Model {
+    /// Parses and validates every policy and stanza; findings go to `out`.
+    pub fn build(inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>) -> Model {
+        let mut policies = Vec::new();
+        let mut holders = Vec::new();
+        let mut first_use: Option<(String, Span)> = None;
+        for (index, obj) in inv.objects.iter().enumerate() {
+            if inv.by_id.get(&obj.id) != Some(&index) {
+                continue;
+            }
+            let kind = match obj.id.kind.as_str() {
+                "ChangeManagementPolicy" => Some(PolicyKind::Cluster),
+                "HostedChangeManagementPolicy" => Some(PolicyKind::Hosted),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                first_use.get_or_insert_with(|| (obj.path.clone(), kind_span(obj)));
+                policies.push(policy::parse(index, obj, kind, now, out));
+                continue;
+            }
+            let Some(hk) = HolderKind::of(&obj.id.group, &obj.id.kind) else {
+                continue;
+            };
+            let entry = obj
+                .root()
+                .path(&["spec"])
+                .and_then(|s| s.entry("changeManagement"));
+            if let Some(e) = entry {
+                first_use.get_or_insert_with(|| (obj.path.clone(), e.key.span));
+            }
+            let stanza = entry.and_then(|e| stanza::parse(&Src::of(obj), e, now, out));
+            holders.push(Holder {
+                index,
+                kind: hk,
+                namespace: obj
+                    .root()
+                    .path(&["metadata", "namespace"])
+                    .and_then(Node::as_str)
+                    .map(str::to_string),
+                name: obj.id.name.clone(),
+                stanza,
+                policy: None,
+            });
+        }
+        let mut model = Model {
+            policies,
+            holders,
+            first_use,
+        };
+        model.resolve(inv, out);
+        model
+    }
+
+    /// Resolves each stanza's policy reference.
+    fn resolve(&mut self, inv: &Inventory, out: &mut Vec<Diagnostic>) {
+        for h in &mut self.holders {
+            let Some(st) = &h.stanza else { continue };
+            let Some(r) = st.reference() else { continue };
+            let (kind, namespace) = wanted(h, st.schema, r);
+            let found = self
+                .policies
+                .iter()
+                .position(|p| p.kind == kind && p.name == r.name && p.namespace == namespace);
+            match found {
+                Some(i) => h.policy = Some(i),
+                None => {
+                    let obj = &inv.objects[h.index];
+                    let src = Src::of(obj);
+                    let kind_name = kind.name();
+                    let place = match &namespace {
+                        Some(ns) => format!("{kind_name} `{}` in namespace `{ns}`", r.name),
+                        None => format!("cluster-scoped {kind_name} `{}`", r.name),
+                    };
+                    let candidates: Vec<&Policy> =
+                        self.policies.iter().filter(|p| p.kind == kind).collect();
+                    let mut d = src
+                        .at(&unresolved::RULE, r.span, format!("the change-management policy is not in the repository, so when changes may start is unknown: no {place}"))
+                        .label("no such policy");
+                    let same_name = candidates.iter().find(|p| p.name == r.name);
+                    d = if let Some(p) = same_name {
+                        d.help(match &p.namespace {
+                            Some(ns) => format!("a {kind_name} `{}` exists in namespace `{ns}`; set the namespace or move the policy", p.name),
+                            None => format!("`{}` exists but is cluster-scoped; this stanza needs it in namespace `{}`", p.name, namespace.clone().unwrap_or_default()),
+                        })
+                    } else if let Some(s) = crate::text::closest(
+                        &r.name,
+                        candidates
+                            .iter()
+                            .filter(|p| p.namespace == namespace)
+                            .map(|p| p.name.as_str()),
+                    ) {
+                        d.help(format!("did you mean `{s}`?"))
+                    } else {
+                        d.help(format!("add the {kind_name} `{}`, or fix the name", r.name))
+                    };
+                    out.push(d.note("nodecast assumes changes start immediately (it never under-states how soon nodes may be disrupted)"));
+                }
+            }
+        }
+    }
+}
+
+/// The policy kind and namespace a stanza reference must resolve to.
+fn wanted(h: &Holder, schema: Schema, r: &PolicyRef) -> (PolicyKind, Option<String>) {
+    match schema {
+        Schema::A => (
+            PolicyKind::Cluster,
+            Some(
+                r.namespace
+                    .clone()
+                    .unwrap_or_else(|| h.kind.default_namespace(h.namespace.as_deref())),
+            ),
+        ),
+        Schema::B => match h.kind {
+            HolderKind::ClusterVersion | HolderKind::MachineConfigPool => {
+                (PolicyKind::Cluster, None)
+            }
+            HolderKind::HostedCluster | HolderKind::NodePool => (
+                PolicyKind::Hosted,
+                Some(h.namespace.clone().unwrap_or_default()),
+            ),
+        },
+    }
+}
+
+fn kind_span(obj: &Object) -> Span {
+    obj.root().get("kind").map_or(obj.root().span, |k| k.span)
+}

@@ -5,7 +5,7 @@ mod tree;
 use crate::diagnostic::Location;
 use crate::inventory::{Inventory, ObjectId};
 
-pub use tree::same_value;
+pub use tree::{diff_objects, same_value};
 
 /// What happened to an object between base and head.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 //! affect nodes — see [`Impact`] for the contract every model fills in.
 
 pub mod hypershift;
+pub mod mco;
 
 use serde::Serialize;
 
@@ -163,6 +164,7 @@ pub struct Forecast {
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     hypershift::forecast(input, &mut out);
+    mco::forecast(input, &mut out);
     crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (

@@ -26,6 +26,9 @@ fn name_span(o: &Object) -> nodecast_yaml::Span {
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for &(first, later) in &ctx.head.duplicates {
         let (a, b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
+        if crate::forecast::mco::in_different_clusters(ctx.base, ctx.head, a, b) {
+            continue;
+        }
         out.push(
             Diagnostic::new(
                 &RULE,

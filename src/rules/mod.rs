@@ -33,6 +33,15 @@ mod k002_invalid_type_meta;
 mod k003_invalid_name;
 mod k004_duplicate_object;
 mod k005_unknown_kind;
+pub(crate) mod m101_blocked_config;
+pub(crate) mod m102_paused_pool;
+pub(crate) mod m103_policy_changed_with_configs;
+pub(crate) mod m104_storage_override;
+pub(crate) mod m105_upgrade_with_paused_required_pool;
+pub(crate) mod m106_invalid_selector;
+pub(crate) mod m107_pool_selector;
+pub(crate) mod m108_generator_selects_no_pool;
+pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
@@ -124,6 +133,15 @@ pub static ALL: &[&Rule] = &[
     &k003_invalid_name::RULE,
     &k004_duplicate_object::RULE,
     &k005_unknown_kind::RULE,
+    &m101_blocked_config::RULE,
+    &m102_paused_pool::RULE,
+    &m103_policy_changed_with_configs::RULE,
+    &m104_storage_override::RULE,
+    &m105_upgrade_with_paused_required_pool::RULE,
+    &m106_invalid_selector::RULE,
+    &m107_pool_selector::RULE,
+    &m108_generator_selects_no_pool::RULE,
+    &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,

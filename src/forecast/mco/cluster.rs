@@ -1,0 +1,171 @@
+//! Grouping objects into standalone clusters by folder, so pools of different clusters never mix.
+
+use std::collections::BTreeSet;
+
+use globset::{GlobBuilder, GlobSetBuilder};
+
+use crate::inventory::{Inventory, Object};
+
+/// Kinds the MCO model reads (group, kind).
+pub const MODELLED: [(&str, &str); 20] = [
+    // Read for the control plane topology (single-node clusters reboot without draining).
+    ("config.openshift.io", "Infrastructure"),
+    // Pinned images are pulled by the daemon without a MachineConfig diff: judged, no rollout.
+    ("machineconfiguration.openshift.io", "PinnedImageSet"),
+    ("machine.openshift.io", "MachineSet"),
+    ("machineconfiguration.openshift.io", "MachineConfig"),
+    ("machineconfiguration.openshift.io", "MachineConfigPool"),
+    ("machineconfiguration.openshift.io", "KubeletConfig"),
+    (
+        "machineconfiguration.openshift.io",
+        "ContainerRuntimeConfig",
+    ),
+    ("operator.openshift.io", "MachineConfiguration"),
+    ("operator.openshift.io", "ImageContentSourcePolicy"),
+    ("config.openshift.io", "ImageDigestMirrorSet"),
+    ("config.openshift.io", "ImageTagMirrorSet"),
+    ("config.openshift.io", "Image"),
+    ("config.openshift.io", "ImagePolicy"),
+    ("config.openshift.io", "ClusterImagePolicy"),
+    ("config.openshift.io", "Proxy"),
+    ("config.openshift.io", "FeatureGate"),
+    ("config.openshift.io", "Node"),
+    ("config.openshift.io", "ClusterVersion"),
+    ("", "Secret"),
+    ("", "ConfigMap"),
+];
+
+/// Whether the MCO model reads this object (ConfigMaps and Secrets only in `openshift-config`).
+pub fn is_modelled(o: &Object) -> bool {
+    let core = o.id.group.is_empty();
+    MODELLED
+        .iter()
+        .any(|(g, k)| *g == o.id.group && *k == o.id.kind)
+        && (!core || o.id.namespace.as_deref() == Some("openshift-config"))
+}
+
+/// One cluster: its root folder and its objects on each side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Root folder relative to the repository (`.` for the repository itself).
+    pub root: String,
+    /// Indices into the base inventory.
+    pub base: Vec<usize>,
+    /// Indices into the head inventory.
+    pub head: Vec<usize>,
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn ancestors(dir: &str) -> Vec<&str> {
+    let mut out = vec![dir];
+    let mut d = dir;
+    while !d.is_empty() {
+        d = parent(d);
+        out.push(d);
+    }
+    out
+}
+
+/// Cluster roots: folders matching a `--cluster-root` glob, else folders holding a
+/// MachineConfigPool or ClusterVersion (nested candidates fold into the outer one).
+pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<String> {
+    let mut builder = GlobSetBuilder::new();
+    for g in globs {
+        let g = g.trim_end_matches('/');
+        if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
+            builder.add(glob);
+        }
+    }
+    let set = builder.build().ok();
+    let objects = || {
+        base.objects
+            .iter()
+            .chain(&head.objects)
+            .filter(|o| is_modelled(o))
+    };
+    let mut from_globs = BTreeSet::new();
+    if let Some(set) = &set {
+        for o in objects() {
+            for d in ancestors(parent(&o.path)) {
+                if !d.is_empty() && set.is_match(d) {
+                    from_globs.insert(d.to_string());
+                }
+            }
+        }
+    }
+    let mut auto: BTreeSet<String> = objects()
+        .filter(|o| o.id.kind == "MachineConfigPool" || o.id.kind == "ClusterVersion")
+        .map(|o| parent(&o.path).to_string())
+        .collect();
+    let snapshot = auto.clone();
+    auto.retain(|d| {
+        !snapshot
+            .iter()
+            .any(|other| other != d && (other.is_empty() || d.starts_with(&format!("{other}/"))))
+            && !from_globs
+                .iter()
+                .any(|g| d == g || d.starts_with(&format!("{g}/")))
+    });
+    from_globs.extend(auto);
+    from_globs
+}
+
+/// The cluster root an object path belongs to (nearest root folder, else the repository root).
+pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
+    ancestors(parent(path))
+        .into_iter()
+        .find(|d| roots.contains(*d))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Groups the modelled objects of both sides into clusters.
+pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluster> {
+    let roots = roots(base, head, globs);
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut add = |inv: &Inventory, is_head: bool| {
+        for (i, o) in inv.objects.iter().enumerate() {
+            if !is_modelled(o) {
+                continue;
+            }
+            let r = root_of(&roots, &o.path);
+            let root = if r.is_empty() { ".".to_string() } else { r };
+            let pos = match clusters.iter().position(|c| c.root == root) {
+                Some(p) => p,
+                None => {
+                    clusters.push(Cluster {
+                        root,
+                        base: Vec::new(),
+                        head: Vec::new(),
+                    });
+                    clusters.len() - 1
+                }
+            };
+            if is_head {
+                clusters[pos].head.push(i);
+            } else {
+                clusters[pos].base.push(i);
+            }
+        }
+    };
+    add(base, false);
+    add(head, true);
+    clusters.sort_by(|a, b| a.root.cmp(&b.root));
+    clusters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_root_wins_and_unrooted_objects_go_to_the_repository() {
+        let roots: BTreeSet<String> = ["clusters/a".to_string(), "clusters/b".to_string()].into();
+        assert_eq!(root_of(&roots, "clusters/a/mc/x.yaml"), "clusters/a");
+        assert_eq!(root_of(&roots, "clusters/b/pools.yaml"), "clusters/b");
+        assert_eq!(root_of(&roots, "common/x.yaml"), "");
+    }
+}

@@ -1,0 +1,409 @@
+//! A MachineConfig's content, normalised the way the MCO reads it (Ignition 2.x and 3.x become
+//! one shape), with every item remembering which object field it came from.
+
+use std::collections::BTreeMap;
+
+use nodecast_yaml::{Node, Span};
+use serde_json::{Map, Value};
+
+use crate::inventory::{Object, ObjectId};
+
+use super::selector::{self, Labels};
+
+/// Which object field contributed an item (for causes with exact positions).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Src {
+    /// The object.
+    pub object: ObjectId,
+    /// JSON pointer inside it.
+    pub pointer: String,
+}
+
+/// A value with the fields it came from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Item<T> {
+    /// The value the daemon compares.
+    pub value: T,
+    /// Where it came from.
+    pub src: Vec<Src>,
+}
+
+impl<T> Item<T> {
+    /// A value from one field.
+    pub fn new(value: T, src: Src) -> Self {
+        Item {
+            value,
+            src: vec![src],
+        }
+    }
+}
+
+/// A problem with one MachineConfig that makes the MCO refuse to render it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invalid {
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    pub src: Src,
+}
+
+/// The normalised content of one MachineConfig (user-written or generated).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct McConfig {
+    /// Files by path, in list order (entry without `path`).
+    pub files: Vec<(String, Item<Value>)>,
+    /// systemd units by name.
+    pub units: Vec<(String, Item<Value>)>,
+    /// passwd users by name.
+    pub users: Vec<(String, Item<Value>)>,
+    /// passwd groups by name.
+    pub groups: Vec<(String, Item<Value>)>,
+    /// storage.directories by path.
+    pub directories: Vec<(String, Item<Value>)>,
+    /// storage.links by path.
+    pub links: Vec<(String, Item<Value>)>,
+    /// storage.disks / filesystems / raid, keyed by section then entry JSON.
+    pub storage: Vec<(String, Item<Value>)>,
+    /// Ignition `kernelArguments` section (shouldExist / shouldNotExist).
+    pub ignition_kargs: Option<Item<Value>>,
+    /// `spec.kernelArguments`.
+    pub kernel_arguments: Vec<Item<String>>,
+    /// `spec.extensions`.
+    pub extensions: Vec<Item<String>>,
+    /// `spec.kernelType` when set.
+    pub kernel_type: Option<Item<String>>,
+    /// `spec.fips` when set.
+    pub fips: Option<Item<bool>>,
+    /// `spec.osImageURL` when non-empty.
+    pub os_image_url: Option<Item<String>>,
+    /// `spec.baseOSExtensionsContainerImage` when non-empty.
+    pub extensions_image: Option<Item<String>>,
+    /// Release payload fingerprint (ClusterVersion), for the template MachineConfigs.
+    pub release: Option<Item<String>>,
+    /// Reasons the MCO cannot render this MachineConfig.
+    pub invalid: Vec<Invalid>,
+}
+
+/// A MachineConfig as the renderer sees it.
+#[derive(Clone, Debug)]
+pub struct Mc {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.labels`.
+    pub labels: Labels,
+    /// True for controller-generated configs (they never override osImageURL).
+    pub generated: bool,
+    /// Content.
+    pub config: McConfig,
+}
+
+/// Ignition versions the MCO accepts.
+pub const SUPPORTED_IGNITION: [&str; 8] = [
+    "2.2.0", "2.3.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0",
+];
+
+/// The annotation the controller puts on MachineConfigs it generates.
+pub const GENERATED_BY: &str = "machineconfiguration.openshift.io/generated-by-controller-version";
+
+/// Reads a user MachineConfig object.
+pub fn read_mc(obj: &Object) -> Mc {
+    let root = obj.root();
+    let id = &obj.id;
+    let src = |pointer: String| Src {
+        object: id.clone(),
+        pointer,
+    };
+    let mut c = McConfig::default();
+    let spec = root.get("spec");
+    let generated = root
+        .path(&["metadata", "annotations"])
+        .and_then(|a| a.get(GENERATED_BY))
+        .is_some();
+    if let Some(config) = spec.and_then(|s| s.get("config")).filter(|n| !n.is_null()) {
+        read_ignition(config, &src, &mut c);
+    }
+    let strings = |key: &str| -> Vec<Item<String>> {
+        spec.and_then(|s| s.get(key))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                Some(Item::new(
+                    n.key_text()?.to_string(),
+                    src(format!("/spec/{key}/{i}")),
+                ))
+            })
+            .collect()
+    };
+    c.kernel_arguments = strings("kernelArguments");
+    c.extensions = strings("extensions");
+    if let Some(kt) = spec
+        .and_then(|s| s.get("kernelType"))
+        .and_then(Node::key_text)
+    {
+        c.kernel_type = Some(Item::new(kt.to_string(), src("/spec/kernelType".into())));
+    }
+    if let Some(f) = spec.and_then(|s| s.get("fips")) {
+        if let Some(b) = f.to_json().as_bool() {
+            c.fips = Some(Item::new(b, src("/spec/fips".into())));
+        }
+    }
+    if let Some(url) = spec
+        .and_then(|s| s.get("osImageURL"))
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        c.os_image_url = Some(Item::new(url.to_string(), src("/spec/osImageURL".into())));
+    }
+    if let Some(img) = spec
+        .and_then(|s| s.get("baseOSExtensionsContainerImage"))
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        c.extensions_image = Some(Item::new(
+            img.to_string(),
+            src("/spec/baseOSExtensionsContainerImage".into()),
+        ));
+    }
+    Mc {
+        name: id.name.clone(),
+        labels: selector::labels_of(root),
+        generated,
+        config: c,
+    }
+}
+
+fn keyed(
+    node: Option<&Node>,
+    base: &str,
+    key: &str,
+    src: &dyn Fn(String) -> Src,
+    normalise: &dyn Fn(&mut Map<String, Value>),
+) -> Vec<(String, Item<Value>)> {
+    node.and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let mut v = n.to_json();
+            let obj = v.as_object_mut()?;
+            let name = obj.remove(key)?.as_str()?.to_string();
+            normalise(obj);
+            Some((name, Item::new(v, src(format!("{base}/{i}")))))
+        })
+        .collect()
+}
+
+fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
+    let version = config
+        .path(&["ignition", "version"])
+        .and_then(Node::key_text);
+    let is_v2 = version.is_some_and(|v| v.starts_with("2."));
+    match version {
+        Some(v) if SUPPORTED_IGNITION.contains(&v) => {}
+        Some(v) => c.invalid.push(Invalid {
+            message: format!(
+                "Ignition version {v} is not supported (the MCO accepts 2.2, 2.3 and 3.0 to 3.5)"
+            ),
+            src: src("/spec/config/ignition/version".into()),
+        }),
+        None if config.as_map().is_some_and(|m| !m.is_empty()) => c.invalid.push(Invalid {
+            message: "the Ignition config has no `ignition.version`, so it cannot be parsed".into(),
+            src: src("/spec/config".into()),
+        }),
+        None => {}
+    }
+    let storage = config.get("storage");
+    c.files = keyed(
+        storage.and_then(|s| s.get("files")),
+        "/spec/config/storage/files",
+        "path",
+        src,
+        &|o| {
+            o.remove("filesystem");
+            if is_v2 {
+                if o.get("append").and_then(Value::as_bool) == Some(true) {
+                    o.insert("append".into(), Value::Array(vec![Value::Bool(true)]));
+                } else {
+                    o.remove("append");
+                }
+            }
+            if o.get("overwrite").is_none_or(Value::is_null) {
+                o.insert("overwrite".into(), Value::Bool(true));
+            }
+            if o.get("append")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.is_empty())
+            {
+                o.remove("append");
+            }
+        },
+    );
+    c.directories = keyed(
+        storage.and_then(|s| s.get("directories")),
+        "/spec/config/storage/directories",
+        "path",
+        src,
+        &|o| {
+            o.remove("filesystem");
+        },
+    );
+    c.links = keyed(
+        storage.and_then(|s| s.get("links")),
+        "/spec/config/storage/links",
+        "path",
+        src,
+        &|o| {
+            o.remove("filesystem");
+        },
+    );
+    for section in ["disks", "filesystems", "raid"] {
+        for (i, n) in storage
+            .and_then(|s| s.get(section))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let v = n.to_json();
+            c.storage.push((
+                format!("{section} {v}"),
+                Item::new(v, src(format!("/spec/config/storage/{section}/{i}"))),
+            ));
+        }
+    }
+    c.units = keyed(
+        config.path(&["systemd", "units"]),
+        "/spec/config/systemd/units",
+        "name",
+        src,
+        &|o| {
+            if let Some(e) = o.remove("enable") {
+                o.entry("enabled").or_insert(e);
+            }
+            if o.get("dropins")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.is_empty())
+            {
+                o.remove("dropins");
+            }
+        },
+    );
+    c.users = keyed(
+        config.path(&["passwd", "users"]),
+        "/spec/config/passwd/users",
+        "name",
+        src,
+        &|o| {
+            if o.get("sshAuthorizedKeys")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.is_empty())
+            {
+                o.remove("sshAuthorizedKeys");
+            }
+        },
+    );
+    c.groups = keyed(
+        config.path(&["passwd", "groups"]),
+        "/spec/config/passwd/groups",
+        "name",
+        src,
+        &|_| {},
+    );
+    if let Some(k) = config.get("kernelArguments").filter(|n| !n.is_null()) {
+        let v = k.to_json();
+        if v.as_object().is_some_and(|o| !o.is_empty()) {
+            c.ignition_kargs = Some(Item::new(v, src("/spec/config/kernelArguments".into())));
+        }
+    }
+}
+
+/// Merges a later Ignition entry into an earlier one: later non-null fields win, nested structs
+/// merge, `sshAuthorizedKeys` and `append` concatenate, `dropins` merge by name.
+pub fn merge_value(base: &mut Value, later: &Value) {
+    let (Some(b), Some(l)) = (base.as_object_mut(), later.as_object()) else {
+        *base = later.clone();
+        return;
+    };
+    for (k, v) in l {
+        if v.is_null() {
+            continue;
+        }
+        match (b.get_mut(k), v) {
+            (Some(Value::Array(old)), Value::Array(new))
+                if k == "sshAuthorizedKeys" || k == "append" =>
+            {
+                old.extend(new.iter().cloned())
+            }
+            (Some(Value::Array(old)), Value::Array(new)) if k == "dropins" => {
+                for d in new {
+                    let name = d.get("name");
+                    match old.iter_mut().find(|o| o.get("name") == name) {
+                        Some(o) => merge_value(o, d),
+                        None => old.push(d.clone()),
+                    }
+                }
+            }
+            (Some(old @ Value::Object(_)), Value::Object(_)) => merge_value(old, v),
+            _ => {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// Builds the value of a generated file from a text (registries.conf, crio drop-ins) so the
+/// daemon-side logic can read it back.
+pub fn text_file(text: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("text".into(), Value::String(text.to_string()));
+    m.insert("overwrite".into(), Value::Bool(true));
+    Value::Object(m)
+}
+
+/// The text of a rendered file: generated text, or the decoded data URL (None when remote or
+/// undecodable).
+pub fn file_text(v: &Value) -> Option<String> {
+    if let Some(t) = v.get("text").and_then(Value::as_str) {
+        return Some(t.to_string());
+    }
+    let source = v.pointer("/contents/source")?.as_str()?;
+    let compression = v.pointer("/contents/compression").and_then(Value::as_str);
+    let bytes = crate::parse::data_url::decode(source, compression).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// Location of a JSON pointer in a node: the deepest existing entry's key (or list item).
+pub fn locate(root: &Node, pointer: &str) -> Span {
+    let mut node = root;
+    let mut span = root.span;
+    for raw in pointer.split('/').skip(1) {
+        let key = raw.replace("~1", "/").replace("~0", "~");
+        if let Some(e) = node.entry(&key) {
+            span = e.key.span;
+            node = &e.value;
+            continue;
+        }
+        match (node.as_seq(), key.parse::<usize>()) {
+            (Some(items), Ok(i)) if i < items.len() => {
+                node = &items[i];
+                span = node.span;
+            }
+            _ => break,
+        }
+    }
+    span
+}
+
+/// Canonical JSON of some fields of an object (what generated content depends on).
+pub fn fields_json(root: &Node, pointers: &[&str]) -> Value {
+    let json = root.to_json();
+    let mut m = BTreeMap::new();
+    for p in pointers {
+        if let Some(v) = json.pointer(p).filter(|v| !v.is_null()) {
+            m.insert(p.to_string(), v.clone());
+        }
+    }
+    serde_json::to_value(m).unwrap_or(Value::Null)
+}

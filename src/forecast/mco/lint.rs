@@ -1,0 +1,105 @@
+//! Findings about the head's pools and generators that the model notices while reading them.
+
+use super::generated;
+use super::pool::{self, Pool};
+use super::scope::Scope;
+use super::selector;
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::inventory::Object;
+use crate::rules::{m106_invalid_selector, m107_pool_selector, m108_generator_selects_no_pool};
+
+/// Checks pool selectors, custom-pool admission and generator selectors of one cluster's head.
+pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Vec<Diagnostic>) {
+    for p in pools {
+        let Some(obj) = p.object.as_ref().and_then(|id| scope.head.get(id)) else {
+            continue;
+        };
+        let at = |span| Location::head(&obj.path, span);
+        match &p.selector {
+            Err(e) => out.push(
+                Diagnostic::new(
+                    &m106_invalid_selector::RULE,
+                    format!("pool `{}` selects no MachineConfigs: {}", p.name, e.message),
+                    at(e.span),
+                )
+                .help("use matchLabels, or matchExpressions with operator In, NotIn, Exists or DoesNotExist")
+                .object(obj.id.to_string()),
+            ),
+            Ok(sel) => {
+                let span = p.selector_span.unwrap_or(obj.root().span);
+                if let Some(problem) = pool::admission_problem(p) {
+                    out.push(
+                        Diagnostic::new(&m107_pool_selector::RULE, problem, at(span))
+                            .help("select `machineconfiguration.openshift.io/role In [worker, <pool>]` so the pool inherits worker configs")
+                            .object(obj.id.to_string()),
+                    );
+                } else if sel.as_ref().is_some_and(selector::Selector::is_empty) {
+                    out.push(
+                        Diagnostic::new(
+                            &m107_pool_selector::RULE,
+                            format!(
+                                "pool `{}` has an empty machineConfigSelector: the controller does not render it and its nodes get no configuration updates",
+                                p.name
+                            ),
+                            at(span),
+                        )
+                        .severity(Severity::Warning)
+                        .help(format!("select `machineconfiguration.openshift.io/role: {}`", p.name))
+                        .object(obj.id.to_string()),
+                    );
+                }
+            }
+        }
+    }
+    for o in objects {
+        let is_gen = o.id.group == "machineconfiguration.openshift.io"
+            && (o.id.kind == "KubeletConfig" || o.id.kind == "ContainerRuntimeConfig");
+        if !is_gen {
+            continue;
+        }
+        if let Some(Err(e)) = o
+            .root()
+            .path(&["spec", "machineConfigPoolSelector"])
+            .map(selector::parse)
+        {
+            out.push(
+                Diagnostic::new(
+                    &m106_invalid_selector::RULE,
+                    format!("{} applies to no pool: {}", o.id, e.message),
+                    Location::head(&o.path, e.span),
+                )
+                .help("use matchLabels, or matchExpressions with operator In, NotIn, Exists or DoesNotExist")
+                .object(o.id.to_string()),
+            );
+        }
+    }
+    for (id, span) in generated::unmatched(objects, pools) {
+        let Some(obj) = scope.head.get(&id) else {
+            continue;
+        };
+        let empty = obj
+            .root()
+            .path(&["spec", "machineConfigPoolSelector"])
+            .is_none_or(|n| n.is_null() || n.as_map().is_some_and(|m| m.is_empty()));
+        if obj
+            .root()
+            .path(&["spec", "machineConfigPoolSelector"])
+            .and_then(|n| selector::parse(n).err())
+            .is_some()
+        {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                &m108_generator_selects_no_pool::RULE,
+                format!(
+                    "{id} selects no MachineConfigPool of this cluster, so it changes no node{}",
+                    if empty { " (an empty machineConfigPoolSelector matches nothing)" } else { "" }
+                ),
+                Location::head(&obj.path, span),
+            )
+            .help("select a pool by its labels, e.g. `pools.operator.machineconfiguration.openshift.io/worker: \"\"`")
+            .object(id.to_string()),
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! Standalone OpenShift: per MachineConfigPool, what the Machine Config Operator does to its
+//! nodes when the change is applied (mco-disruption.md).
+//!
+//! Per cluster (grouped by folder) and side: pools, user and generated MachineConfigs, and the
+//! node disruption policy; per pool: render base and head, diff, refuse or decide the action.
+
+mod causes;
+mod cluster;
+pub mod config;
+pub mod decide;
+mod findings;
+mod generated;
+mod lint;
+pub mod policy;
+mod pool;
+pub mod refusals;
+pub mod registries;
+pub mod render;
+mod scope;
+pub mod selector;
+mod side;
+
+use std::collections::BTreeMap;
+
+use self::pool::Pool;
+use self::scope::Scope;
+use self::side::{rendered, side_model, usable, SideModel};
+use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
+use crate::diagnostic::Side;
+use crate::diff::ChangeKind;
+use crate::inventory::{Inventory, Object};
+
+/// Whether two definitions of one identity live in different standalone clusters: then they are
+/// two objects (every cluster has a `worker` pool), not a duplicate.
+pub fn in_different_clusters(base: &Inventory, head: &Inventory, a: &Object, b: &Object) -> bool {
+    if !cluster::is_modelled(a) {
+        return false;
+    }
+    let roots = cluster::roots(base, head, &[]);
+    cluster::root_of(&roots, &a.path) != cluster::root_of(&roots, &b.path)
+}
+
+/// Adds the MCO forecast of every standalone cluster in the repository.
+pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
+    for c in cluster::group(input.base, input.head, &input.options.cluster_roots) {
+        model_cluster(input, &c, out);
+    }
+}
+
+/// A pool's OS stream selects its OS image; that model belongs to the stream rules, so a stream
+/// change stays listed as not forecast rather than judged here.
+fn is_stream_change(id: &crate::inventory::ObjectId, ch: &scope::Change<'_>) -> bool {
+    id.kind == "MachineConfigPool"
+        && (ch
+            .fields
+            .iter()
+            .any(|f| f.path.starts_with("/spec/osImageStream"))
+            || (ch.kind == ChangeKind::Added
+                && ch
+                    .head
+                    .is_some_and(|h| h.root().path(&["spec", "osImageStream"]).is_some())))
+}
+
+/// What one cluster's model needs across its pools.
+struct Ctx<'a, 'b> {
+    input: &'b Input<'a>,
+    scope: &'b Scope<'a>,
+    cluster: &'b str,
+    base: &'b SideModel<'a>,
+    head: &'b SideModel<'a>,
+    policy_changed: bool,
+    machine_set_nodes: BTreeMap<String, u32>,
+}
+
+fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
+    let scope = Scope::new(input, c);
+    for (id, ch) in &scope.changes {
+        // Infrastructure is only read (topology); its changes are not judged here.
+        if !is_stream_change(id, ch) && id.kind != "Infrastructure" {
+            out.covered.insert(id.clone());
+        }
+    }
+    let base_objs: Vec<&Object> = scope.base.values().copied().collect();
+    let head_objs: Vec<&Object> = scope.head.values().copied().collect();
+    let managed = generated::managed([&base_objs, &head_objs]);
+    let head = side_model(head_objs, managed);
+    lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics);
+    if scope.changes.is_empty() {
+        return;
+    }
+    let base = side_model(base_objs, managed);
+    for id in findings::unselected_configs(&scope, &base, &head, &mut out.diagnostics) {
+        out.covered.remove(&id);
+    }
+    let ctx = Ctx {
+        input,
+        scope: &scope,
+        cluster: &c.root,
+        policy_changed: base.policies.files != head.policies.files
+            || base.policies.units != head.policies.units
+            || base.policies.sshkey != head.policies.sshkey,
+        machine_set_nodes: pool::machine_set_nodes(&head.objects, &head.pools),
+        base: &base,
+        head: &head,
+    };
+    let mut policy_used = false;
+    for p in &head.pools {
+        if let Some(impact) = pool_impact(&ctx, p, &mut policy_used, &mut out.diagnostics) {
+            out.impacts.push(impact);
+        }
+    }
+    if policy_used && ctx.policy_changed {
+        out.diagnostics
+            .extend(findings::policy_changed(&scope, &c.root, &head, &base));
+    }
+    out.diagnostics
+        .extend(findings::upgrade_with_paused(&head, &base));
+}
+
+/// The forecast entry of one pool, when its rendered configuration changes.
+fn pool_impact(
+    ctx: &Ctx<'_, '_>,
+    p: &Pool,
+    policy_used: &mut bool,
+    diags: &mut Vec<crate::diagnostic::Diagnostic>,
+) -> Option<Impact> {
+    let head_sel = usable(p)?;
+    // A pool new in head gets its nodes from the worker pool.
+    let base_pool = ctx
+        .base
+        .pools
+        .iter()
+        .find(|b| b.name == p.name)
+        .or_else(|| ctx.base.pools.iter().find(|b| b.name == "worker"));
+    let base_sel = base_pool.and_then(usable).unwrap_or(head_sel);
+    let a = rendered(ctx.base, base_sel);
+    let b = rendered(ctx.head, head_sel);
+    let delta = decide::delta(&a, &b);
+    if delta.is_empty() {
+        return None;
+    }
+    let facts = refusals::PoolFacts {
+        stream: side::effective_stream(ctx.head, p),
+        storage_overrides: ctx.head.storage_overrides.clone(),
+    };
+    let refused = refusals::refusals(&a, &b, &facts);
+    let (action, drain, causes) = if refused.iter().any(|r| !r.overridden) {
+        let mut list = Vec::new();
+        for r in refused.iter().filter(|r| !r.overridden) {
+            let reason = decide::Reason {
+                summary: format!("refused: {}", r.message),
+                srcs: r.src.iter().map(|s| (Side::Head, s.clone())).collect(),
+            };
+            let found = causes::resolve(ctx.scope, &reason);
+            diags.extend(findings::blocked(ctx.scope, ctx.cluster, p, r, &found));
+            list.extend(found);
+        }
+        (Action::Blocked, false, list)
+    } else {
+        for r in refused.iter().filter(|r| r.overridden) {
+            diags.extend(findings::overridden(ctx.scope, p, r));
+        }
+        let mut d = decide::decide(&a, &b, &delta, &ctx.head.policies);
+        if ctx.policy_changed {
+            *policy_used = true;
+            let mut old = decide::decide(&a, &b, &delta, &ctx.base.policies);
+            if old.action < d.action || (old.action == d.action && old.drain && !d.drain) {
+                for r in &mut old.reasons {
+                    r.summary.push_str(" [base policy]");
+                }
+                d = old;
+            }
+        }
+        let mut list = Vec::new();
+        for r in &d.reasons {
+            list.extend(causes::resolve(ctx.scope, r));
+        }
+        (d.action, d.drain, list)
+    };
+    let opts = &ctx.input.options.assume_nodes;
+    let nodes = opts
+        .get(&format!("{}/{}", ctx.cluster, p.name))
+        .or_else(|| opts.get(&p.name))
+        .copied()
+        .or_else(|| ctx.machine_set_nodes.get(&p.name).copied());
+    let (max_unavailable, waves, mut summary) = pool::shape(p, nodes);
+    let drain = if drain && action == Action::Reboot && side::single_node(ctx.head) {
+        summary.push_str(" (single-node: no drain)");
+        false
+    } else {
+        drain
+    };
+    let when = match p.paused {
+        Some(_) => {
+            diags.extend(findings::paused(ctx.scope, p, action));
+            When {
+                state: "paused".into(),
+                at: None,
+                reason: format!(
+                    "pool `{}` is paused (spec.paused: true): changes accumulate and apply together on unpause",
+                    p.name
+                ),
+            }
+        }
+        None => When::now(),
+    };
+    Some(Impact {
+        target: Target {
+            cluster: ctx.cluster.to_string(),
+            kind: "MachineConfigPool".into(),
+            namespace: None,
+            name: p.name.clone(),
+        },
+        action,
+        drain,
+        nodes,
+        causes: dedupe(causes),
+        when,
+        rollout: Some(Rollout {
+            max_surge: None,
+            max_unavailable,
+            waves,
+            summary,
+        }),
+        fingerprint: None,
+    })
+}
+
+fn dedupe(causes: Vec<Cause>) -> Vec<Cause> {
+    let mut out: Vec<Cause> = Vec::new();
+    for c in causes {
+        if !out.iter().any(|o| {
+            o.file == c.file && o.line == c.line && o.column == c.column && o.summary == c.summary
+        }) {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,317 @@
+//! MachineConfigPool forecast scenarios (`testdata/mco/<case>/`): before/ and after/ trees run
+//! through the real binary; `expected.txt` lists every forecast entry (action, drain, nodes,
+//! when, cause positions) and every finding, exactly, in report order.
+//!
+//! The cases are the oracle tables of mco-disruption.md section 12 plus the scenarios of the MCO
+//! issue (two clusters, inherited worker configs, moved and renamed MachineConfigs, Ignition
+//! version bumps). `NODECAST_BLESS=1` rewrites `expected.txt` from the actual output (review
+//! the diff before committing).
+
+mod common;
+
+use std::path::Path;
+
+use common::{nodecast, project_root};
+use serde_json::Value;
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let rel = entry.path().strip_prefix(from).expect("below");
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
+
+fn run_case(case: &Path, extra: &[&str]) -> (i32, Value, String) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    copy_tree(case, tmp.path());
+    let mut args: Vec<String> = vec![
+        "check".into(),
+        "--base-dir".into(),
+        "before".into(),
+        "after".into(),
+    ];
+    if let Ok(a) = std::fs::read_to_string(tmp.path().join("args")) {
+        args.extend(a.split_whitespace().map(str::to_string));
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = nodecast(tmp.path(), &argv);
+    let json = if extra.contains(&"json") {
+        run.json()
+    } else {
+        Value::Null
+    };
+    (run.code, json, run.stdout)
+}
+
+/// One line per forecast entry and per finding.
+fn lines(r: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in r["forecast"].as_array().expect("forecast") {
+        let causes: Vec<String> = f["causes"]
+            .as_array()
+            .expect("causes")
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}:{}:{}",
+                    c["file"].as_str().unwrap_or("?"),
+                    c["line"],
+                    c["column"]
+                )
+            })
+            .collect();
+        out.push(format!(
+            "pool {}/{} {} drain={} nodes={} when={} causes={}",
+            f["target"]["cluster"].as_str().unwrap_or("?"),
+            f["target"]["name"].as_str().unwrap_or("?"),
+            f["action"].as_str().unwrap_or("?"),
+            f["drain"],
+            f["nodes"],
+            f["when"]["state"].as_str().unwrap_or("?"),
+            causes.join(",")
+        ));
+    }
+    for id in r["unforecast"].as_array().expect("unforecast") {
+        out.push(format!("unforecast {}", id.as_str().unwrap_or("?")));
+    }
+    out.extend(common::diag_lines(r));
+    out
+}
+
+#[test]
+fn every_mco_scenario_forecasts_exactly_what_it_expects() {
+    let root = project_root().join("testdata/mco");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("testdata/mco")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 40, "the oracle scenarios are there");
+    let bless = std::env::var_os("NODECAST_BLESS").is_some();
+    let mut failures = Vec::new();
+    for d in &dirs {
+        let (code, r, _) = run_case(d, &["--format", "json"]);
+        let actual = lines(&r);
+        let file = d.join("expected.txt");
+        if bless {
+            std::fs::write(&file, actual.join("\n") + "\n").expect("write expected");
+            continue;
+        }
+        let expected: Vec<String> = std::fs::read_to_string(&file)
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect();
+        if actual != expected {
+            failures.push(format!(
+                "{}:\n  expected:\n    {}\n  actual:\n    {}",
+                d.display(),
+                expected.join("\n    "),
+                actual.join("\n    ")
+            ));
+        }
+        let has_error = actual.iter().any(|l| l.split(' ').nth(1) == Some("error"));
+        if code != i32::from(has_error) {
+            failures.push(format!("{}: exit code {code}", d.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn case(name: &str) -> std::path::PathBuf {
+    project_root().join("testdata/mco").join(name)
+}
+
+#[test]
+fn causes_name_the_path_and_the_policy_entry() {
+    let (_, r, _) = run_case(&case("l11-policy-json"), &["--format", "json"]);
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["summary"],
+        "file /etc/containers/policy.json changed → Reload crio.service (default policy /etc/containers/policy.json)"
+    );
+    let (_, r, _) = run_case(&case("policy-nested-directories"), &["--format", "json"]);
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["summary"],
+        "file /etc/mco/f1/f2/f3/file changed → Reload crio.service (MachineConfiguration/cluster policy /etc/mco/f1/f2)"
+    );
+    let (_, r, _) = run_case(&case("gen-itms-added"), &["--format", "json"]);
+    let summary = r["forecast"][0]["causes"][0]["summary"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(summary.contains("drain: registry `registry.access.redhat.com/ubi9` added with mirror `mirror.example.com/ubi9` that is not digest-only"), "{summary}");
+}
+
+#[test]
+fn rollout_shape_and_paused_pools() {
+    let (_, r, _) = run_case(&case("mixed"), &["--format", "json"]);
+    let by_name = |n: &str| {
+        r["forecast"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["target"]["name"] == n)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let worker = by_name("worker");
+    assert_eq!(worker["rollout"]["max_unavailable"], 2);
+    assert_eq!(worker["rollout"]["waves"], 5);
+    assert_eq!(
+        worker["rollout"]["summary"],
+        "10 nodes, 2 at a time: 5 waves"
+    );
+    let gpu = by_name("gpu");
+    assert_eq!(gpu["when"]["state"], "paused");
+    assert_eq!(gpu["when"]["at"], Value::Null);
+    let (_, r, _) = run_case(&case("l01-unknown-file"), &["--format", "json"]);
+    assert_eq!(r["forecast"][0]["nodes"], Value::Null);
+    assert_eq!(
+        r["forecast"][0]["rollout"]["summary"],
+        "all nodes in pool, 1 at a time"
+    );
+}
+
+#[test]
+fn mixed_change_human_output() {
+    let (code, _, stdout) = run_case(&case("mixed"), &[]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(stdout);
+}
+
+/// testdata/demo/README.md, change 4 and 5: pools `worker` and `infra` of `standalone/ocp-lab`
+/// reboot for the added kernel argument; `master` and the moved KubeletConfig give no entry.
+#[test]
+fn demo_standalone_forecast_matches_its_readme() {
+    let (code, r, _) = run_case(&project_root().join("testdata/demo"), &["--format", "json"]);
+    assert_eq!(code, 0);
+    let pools: Vec<&Value> = r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .filter(|f| f["target"]["kind"] == "MachineConfigPool")
+        .collect();
+    let names: Vec<&str> = pools
+        .iter()
+        .map(|f| f["target"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(names, vec!["infra", "worker"]);
+    for f in pools {
+        assert_eq!(f["target"]["cluster"], "standalone/ocp-lab");
+        assert_eq!(f["target"]["namespace"], Value::Null);
+        assert_eq!(f["action"], "reboot");
+        assert_eq!(f["drain"], true);
+        assert_eq!(f["nodes"], Value::Null);
+        assert_eq!(f["when"]["state"], "now");
+        let causes = f["causes"].as_array().expect("causes");
+        assert_eq!(causes.len(), 1, "{causes:?}");
+        let c = &causes[0];
+        assert_eq!(c["object"], "MachineConfig/50-worker-kernel-args");
+        assert_eq!(c["field"], "/spec/kernelArguments");
+        assert_eq!(
+            c["file"],
+            "standalone/ocp-lab/machineconfigs/50-worker-kernel-args.yaml"
+        );
+        assert_eq!(
+            (c["line"].as_u64(), c["column"].as_u64()),
+            (Some(16), Some(5))
+        );
+        assert!(c["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("kernel argument psi=1 added"));
+    }
+    let unforecast: Vec<&str> = r["unforecast"]
+        .as_array()
+        .expect("unforecast")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        !unforecast
+            .iter()
+            .any(|u| u.starts_with("MachineConfig") || u.starts_with("KubeletConfig")),
+        "{unforecast:?}"
+    );
+}
+
+/// In a real Git repository, clusters are named by their folder relative to the repository root,
+/// also when nodecast runs on a subfolder, and a pool's name may be qualified by its cluster in
+/// `--assume-nodes`.
+#[test]
+fn git_repository_with_two_clusters() {
+    let repo = common::Repo::new();
+    let mc = |kargs: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-worker-kargs
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+{kargs}"
+        )
+    };
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: worker
+spec:
+  maxUnavailable: 25%
+  machineConfigSelector:
+    matchLabels:
+      machineconfiguration.openshift.io/role: worker
+";
+    for c in ["clusters/prod", "clusters/stage"] {
+        repo.write(&format!("{c}/pools.yaml"), pool);
+        repo.write(&format!("{c}/mc/kargs.yaml"), &mc("  - audit=1\n"));
+    }
+    repo.commit("base");
+    repo.write(
+        "clusters/prod/mc/kargs.yaml",
+        &mc("  - audit=1\n  - psi=1\n"),
+    );
+    repo.commit("prod: psi");
+    let run = nodecast(
+        &repo.path().join("clusters"),
+        &[
+            "check",
+            ".",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--assume-nodes",
+            "clusters/prod/worker=8",
+            "--assume-nodes",
+            "worker=100",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    let lines = lines(&r);
+    assert_eq!(
+        lines,
+        vec!["pool clusters/prod/worker reboot drain=true nodes=8 when=now causes=clusters/prod/mc/kargs.yaml:10:5"]
+    );
+    assert_eq!(
+        r["forecast"][0]["rollout"]["summary"],
+        "8 nodes, 2 at a time: 4 waves"
+    );
+}

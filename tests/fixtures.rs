@@ -114,6 +114,9 @@ fn every_rule_has_a_fixture() {
     }
 }
 
+/// A Wednesday: outside the demo's weekend maintenance window.
+const DEMO_NOW: &str = "2026-11-18T10:00:00Z";
+
 #[test]
 fn demo_runs_clean_and_reports_its_changes() {
     let tmp = tempfile::tempdir().unwrap();
@@ -121,13 +124,48 @@ fn demo_runs_clean_and_reports_its_changes() {
     let demo = tmp.path();
     let run = nodecast(
         demo,
-        &["check", "--base-dir", "before", "after", "--format", "json"],
+        &[
+            "check",
+            "--base-dir",
+            "before",
+            "after",
+            "--format",
+            "json",
+            "--now",
+            DEMO_NOW,
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = run.json();
     assert_eq!(
         diag_lines(&r),
-        vec!["Y003 warning hosted/clusters/hostedcluster.yaml:9:33"]
+        vec![
+            "W101 info hosted/clusters/change-policy.yaml:2:7",
+            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33"
+        ]
+    );
+    // The workers' replace waits for the weekend window of their policy; the rest starts now.
+    let when: Vec<(String, String, String)> = r["forecast"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["name"].as_str().unwrap().to_string(),
+                f["when"]["state"].as_str().unwrap().to_string(),
+                f["when"]["at"].as_str().unwrap_or("-").to_string(),
+            )
+        })
+        .collect();
+    let w = |n: &str, s: &str, a: &str| (n.to_string(), s.to_string(), a.to_string());
+    assert_eq!(
+        when,
+        vec![
+            w("prod-east-workers", "window", "2026-11-21T02:00:00Z"),
+            w("prod-east-infra", "now", "-"),
+            w("infra", "now", "-"),
+            w("worker", "now", "-"),
+        ]
     );
     let mut objects: Vec<(String, String)> = r["changes"]
         .as_array()
@@ -152,7 +190,11 @@ fn demo_runs_clean_and_reports_its_changes() {
             expect("NodePool/clusters/prod-east-workers"),
         ]
     );
-    let human = nodecast(demo, &["check", "--base-dir", "before", "after"]).stdout;
+    let human = nodecast(
+        demo,
+        &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
+    )
+    .stdout;
     assert!(human.contains("moved standalone/ocp-lab/kubelet.yaml → standalone/ocp-lab/kubeletconfig-infra.yaml (unchanged)"), "{human}");
 }
 
@@ -160,7 +202,10 @@ fn demo_runs_clean_and_reports_its_changes() {
 fn demo_human_output() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&project_root().join("testdata/demo"), tmp.path());
-    let run = nodecast(tmp.path(), &["check", "--base-dir", "before", "after"]);
+    let run = nodecast(
+        tmp.path(),
+        &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
+    );
     assert_eq!(run.code, 0);
     insta::assert_snapshot!(run.stdout);
 }

@@ -696,7 +696,10 @@ fn demo_forecasts_its_nodepools_as_the_readme_says() {
     }
     assert_eq!(
         common::diag_lines(&r),
-        vec!["Y003 warning hosted/clusters/hostedcluster.yaml:9:33"]
+        vec![
+            "W101 info hosted/clusters/change-policy.yaml:2:7",
+            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33"
+        ]
     );
 }
 

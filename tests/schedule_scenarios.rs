@@ -718,9 +718,9 @@ fn check_exits_1_on_schedule_errors_and_accepts_enforce_windows() {
 }
 
 #[test]
-fn the_proposed_demo_policy_is_clean_and_defers_the_workers_rollout() {
+fn the_demo_policy_is_clean_and_defers_the_workers_rollout() {
     let policy = std::fs::read_to_string(
-        common::project_root().join("testdata/schedule/demo-change-policy.yaml"),
+        common::project_root().join("testdata/demo/after/hosted/clusters/change-policy.yaml"),
     )
     .expect("policy");
     let tree = Tree::new(&[

@@ -37,6 +37,8 @@ pub struct Outcome {
     pub now: jiff::Timestamp,
     /// Whether more detail was asked for.
     pub verbose: bool,
+    /// CEL rules nodecast could not evaluate (listed with `--verbose`).
+    pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -52,6 +54,8 @@ pub struct Options {
     pub assume_nodes: BTreeMap<String, u32>,
     /// Folders (globs) that each hold one standalone cluster (`--cluster-root`).
     pub cluster_roots: Vec<String>,
+    /// Schema validation settings (`--schemas`, `--feature-set`).
+    pub validation: crate::validate::Settings,
 }
 
 impl Options {
@@ -63,6 +67,7 @@ impl Options {
             verbose: false,
             assume_nodes: BTreeMap::new(),
             cluster_roots: Vec::new(),
+            validation: crate::validate::Settings::default(),
         }
     }
 }
@@ -86,6 +91,8 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
     let forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
+    let validation = crate::validate::run(&base, &head, &options.validation)?;
+    diagnostics.extend(validation.diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,
@@ -108,5 +115,6 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diagnostics,
         now,
         verbose: options.verbose,
+        unevaluated_rules: validation.skipped,
     })
 }

@@ -15,6 +15,7 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod text;
+pub mod validate;
 
 use std::fmt;
 

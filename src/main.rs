@@ -23,13 +23,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Compare two revisions of a manifest repository: forecast node impact and report findings.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule with its code, default severity and summary.
     Rules,
     /// Print the documentation page of a rule.
     Explain {
         /// A rule code, e.g. Y002.
         code: String,
+    },
+    /// Per bundled CRD schema, how many of its CEL validation rules nodecast evaluates.
+    SchemaCoverage {
+        /// List the rules that are not evaluated, with the reason.
+        #[arg(long, short)]
+        verbose: bool,
     },
 }
 
@@ -82,6 +88,14 @@ struct CheckArgs {
     /// nearest folder holding a MachineConfigPool or ClusterVersion.
     #[arg(long, value_name = "GLOB")]
     cluster_root: Vec<String>,
+    /// More schemas to validate with: a folder of CRD YAML files, or of JSON Schemas laid out as
+    /// group/Kind/version/featureset.json.
+    #[arg(long, value_name = "DIR")]
+    schemas: Option<PathBuf>,
+    /// Validate with this feature set's CRD variants (Default, TechPreviewNoUpgrade, …) instead of
+    /// the one the FeatureGate / HostedCluster declares.
+    #[arg(long, value_name = "SET")]
+    feature_set: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,7 +121,7 @@ enum ColorArg {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
         Command::Rules => {
             let mut out = String::new();
             for r in rules::ALL {
@@ -118,6 +132,11 @@ fn main() -> ExitCode {
             }
             print(&out).map(|_| ExitCode::SUCCESS)
         }
+        Command::SchemaCoverage { verbose } => print(&nodecast::validate::coverage::render(
+            &nodecast::validate::coverage::bundled(),
+            verbose,
+        ))
+        .map(|_| ExitCode::SUCCESS),
         Command::Explain { code } => match rules::page(&code) {
             Some(page) => print(page).map(|_| ExitCode::SUCCESS),
             None => Err(Fatal::new(
@@ -132,6 +151,15 @@ fn main() -> ExitCode {
             eprintln!("error: {}\n  help: {}", fatal.message, fatal.hint);
             ExitCode::from(2)
         }
+    }
+}
+
+fn engine_field(pointer: &str) -> String {
+    let f = nodecast::validate::engine::field_path(pointer);
+    if f.is_empty() {
+        "(root)".into()
+    } else {
+        f
     }
 }
 
@@ -182,7 +210,23 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         options.assume_nodes.insert(pool, n);
     }
     options.cluster_roots = args.cluster_root.clone();
+    options.validation.schemas_dir = args.schemas.clone();
+    options.validation.feature_set = args.feature_set.clone();
     let outcome = check::run(&options)?;
+    if args.verbose && !outcome.unevaluated_rules.is_empty() {
+        eprintln!(
+            "note: {} CEL rule evaluation(s) skipped (nodecast cannot evaluate them):",
+            outcome.unevaluated_rules.len()
+        );
+        for (id, s) in &outcome.unevaluated_rules {
+            eprintln!(
+                "  {id} {}: `{}`: {}",
+                engine_field(&s.pointer),
+                s.rule,
+                s.reason
+            );
+        }
+    }
     let rendered = match args.format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report::json::report(&outcome))

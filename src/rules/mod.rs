@@ -11,6 +11,12 @@ mod k003_invalid_name;
 mod k004_duplicate_object;
 mod k005_unknown_kind;
 mod r001_missing_reference;
+pub(crate) mod v101_schema_violation;
+pub(crate) mod v102_unknown_field;
+pub(crate) mod v103_cel_rule_failed;
+pub(crate) mod v104_cel_transition_rule_failed;
+pub(crate) mod v105_no_schema;
+pub(crate) mod v106_duplicate_list_key;
 mod y001_yaml_syntax;
 mod y002_duplicate_key;
 mod y003_yaml11_ambiguity;
@@ -22,6 +28,13 @@ mod y008_non_utf8_file;
 mod y009_unreadable_file;
 
 use nodecast_yaml::Problem;
+
+pub(crate) use v101_schema_violation as v101;
+pub(crate) use v102_unknown_field as v102;
+pub(crate) use v103_cel_rule_failed as v103;
+pub(crate) use v104_cel_transition_rule_failed as v104;
+pub(crate) use v105_no_schema as v105;
+pub(crate) use v106_duplicate_list_key as v106;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::diff::Diff;
@@ -59,6 +72,12 @@ pub static ALL: &[&Rule] = &[
     &k004_duplicate_object::RULE,
     &k005_unknown_kind::RULE,
     &r001_missing_reference::RULE,
+    &v101_schema_violation::RULE,
+    &v102_unknown_field::RULE,
+    &v103_cel_rule_failed::RULE,
+    &v104_cel_transition_rule_failed::RULE,
+    &v105_no_schema::RULE,
+    &v106_duplicate_list_key::RULE,
     &y001_yaml_syntax::RULE,
     &y002_duplicate_key::RULE,
     &y003_yaml11_ambiguity::RULE,

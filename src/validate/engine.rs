@@ -483,7 +483,7 @@ fn run_rule(
             rule: text.to_string(),
             reason,
         }),
-        Outcome::Fail => {
+        outcome @ (Outcome::Fail | Outcome::Error(_)) => {
             report.evaluated += 1;
             let message = rule
                 .get("messageExpression")
@@ -495,6 +495,11 @@ fn run_rule(
                         .map(str::to_string)
                 })
                 .unwrap_or_else(|| format!("failed rule: {text}"));
+            // The API server words a runtime error like this (apiextensions validation).
+            let message = match outcome {
+                Outcome::Error(e) => format!("{e} evaluating rule: {message}"),
+                _ => message,
+            };
             let suffix = rule
                 .get("fieldPath")
                 .and_then(Value::as_str)

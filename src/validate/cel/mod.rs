@@ -16,6 +16,9 @@ pub enum Outcome {
     Pass,
     /// The rule is violated.
     Fail,
+    /// The rule hit an error the API server also reports as a rejection (a missing key, an index
+    /// out of bounds, division by zero, overflow): the error text.
+    Error(String),
     /// nodecast cannot evaluate it (parse error, unsupported function, runtime error): why.
     Unevaluable(String),
 }
@@ -84,7 +87,7 @@ pub fn optional(v: Option<Value>) -> Value {
 }
 
 /// Runs a compiled program with `self` (and `oldSelf` for transition rules) bound.
-pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, String> {
+pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, Failure> {
     let mut ctx = Context::with_env(env().clone());
     ctx.add_variable_from_value("self", this.clone());
     if let Some(old) = old {
@@ -92,8 +95,27 @@ pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value
     }
     k8s::register(&mut ctx);
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| program.execute(&ctx)))
-        .map_err(|_| "the CEL interpreter panicked".to_string())?
-        .map_err(|e| e.to_string())
+        .map_err(|_| Failure::Unsupported("the CEL interpreter panicked".to_string()))?
+        .map_err(|e| {
+            use ::cel::ExecutionError as E;
+            match &e {
+                E::NoSuchKey(k) => Failure::Rejected(format!("no such key: {k}")),
+                E::IndexOutOfBounds(_)
+                | E::DivisionByZero(_)
+                | E::RemainderByZero(_)
+                | E::Overflow(..) => Failure::Rejected(e.to_string()),
+                _ => Failure::Unsupported(e.to_string()),
+            }
+        })
+}
+
+/// Why a program did not yield a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// An error the API server reports as a rejection too.
+    Rejected(String),
+    /// Something nodecast does not implement, or a type it binds differently.
+    Unsupported(String),
 }
 
 /// Evaluates a rule: `Pass` when it yields `true`, `Fail` on `false`.
@@ -106,7 +128,8 @@ pub fn evaluate(rule: &str, this: &Value, old: Option<&Value>) -> Outcome {
         Ok(Value::Bool(true)) => Outcome::Pass,
         Ok(Value::Bool(false)) => Outcome::Fail,
         Ok(other) => Outcome::Unevaluable(format!("the rule yields {other:?}, not a boolean")),
-        Err(e) => Outcome::Unevaluable(e),
+        Err(Failure::Rejected(e)) => Outcome::Error(e),
+        Err(Failure::Unsupported(e)) => Outcome::Unevaluable(e),
     }
 }
 

@@ -395,7 +395,12 @@ fn duplicates(
     for (i, item) in items.iter().enumerate() {
         let Some(key) = key_of(item) else { continue };
         if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-            let pointer = format!("{ptr}/{i}");
+            let item_pointer = format!("{ptr}/{i}");
+            // Point at the item's (first) key field: one line, where the two items differ.
+            let at = |index: usize| match (list_type, keys.first()) {
+                (Some("map"), Some(k)) => format!("{ptr}/{index}/{}", escape(k)),
+                _ => format!("{ptr}/{index}"),
+            };
             let shown = match (&key, list_type) {
                 (Value::Object(m), Some("map")) => {
                     let parts: Vec<String> =
@@ -406,8 +411,8 @@ fn duplicates(
             };
             report.findings.push(Finding {
                 kind: FindingKind::DuplicateKey,
-                field: field_path(&pointer),
-                pointer,
+                field: field_path(&item_pointer),
+                pointer: at(i),
                 at_key: false,
                 message: format!("Duplicate value: {shown}"),
                 help: Some(format!(
@@ -418,7 +423,7 @@ fn duplicates(
                         "value"
                     }
                 )),
-                related: Some(format!("{ptr}/{first}")),
+                related: Some(at(*first)),
             });
         } else {
             seen.push((key, i));
@@ -522,7 +527,14 @@ fn run_rule(
                 pointer,
                 at_key: false,
                 message: format!("{prefix}: {message}"),
-                help: Some(format!("the CRD's validation rule is `{text}`")),
+                help: Some(if transition {
+                    format!(
+                        "keep the base revision's value, or replace the object with a new one; \
+                         the CRD's rule is `{text}`"
+                    )
+                } else {
+                    format!("the CRD's validation rule is `{text}`")
+                }),
                 related: None,
             });
         }

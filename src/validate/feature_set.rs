@@ -81,4 +81,18 @@ impl Resolver {
         }
         self.cluster.clone().unwrap_or_else(|| "Default".into())
     }
+
+    /// The variant for a manifest embedded in a ConfigMap of `namespace`: the hosted cluster's
+    /// there (HyperShift hands it to that cluster), else the FeatureGate's.
+    pub fn for_namespace(&self, namespace: &str) -> String {
+        if let Some(f) = &self.forced {
+            return f.clone();
+        }
+        self.hosted
+            .iter()
+            .find(|(n, _, _)| n == namespace)
+            .map(|(_, _, set)| set.clone())
+            .or_else(|| self.cluster.clone())
+            .unwrap_or_else(|| "Default".into())
+    }
 }

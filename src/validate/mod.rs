@@ -20,9 +20,11 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::inventory::{kinds, Inventory, Object, ObjectId};
+use crate::inventory::{identity, kinds, Inventory, Object, ObjectId};
+use crate::parse::type_meta;
 use crate::rules::{v101, v102, v103, v104, v105, v106, Rule};
 use crate::Fatal;
+use nodecast_yaml::Node;
 
 pub use catalog::Catalog;
 pub use engine::{Finding, FindingKind, Skipped};
@@ -129,14 +131,19 @@ fn load_dir(dir: &Path) -> Result<Vec<catalog::SchemaEntry>, Fatal> {
     Ok(out)
 }
 
-/// Validates every head object; base objects are read only for kinds with transition rules.
+/// Validates every head object (and every manifest embedded in a HyperShift ConfigMap); base
+/// objects are read only for kinds whose schema has transition rules.
 pub fn run(base: &Inventory, head: &Inventory, settings: &Settings) -> Result<Output, Fatal> {
     let catalog = catalog_for(head, settings)?;
     let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
-    let results: Vec<ObjectResult> = head
+    let targets: Vec<Target<'_>> = head
         .objects
+        .iter()
+        .flat_map(|object| targets_of(object, base, &sets))
+        .collect();
+    let results: Vec<ObjectResult> = targets
         .par_iter()
-        .map(|object| validate_object(&catalog, &sets, base, object))
+        .map(|target| validate_target(&catalog, target))
         .collect();
     let mut out = Output::default();
     for (diags, evaluated, skipped) in results {
@@ -148,6 +155,66 @@ pub fn run(base: &Inventory, head: &Inventory, settings: &Settings) -> Result<Ou
     Ok(out)
 }
 
+/// One document to validate: a top-level object or a manifest embedded in a ConfigMap.
+struct Target<'a> {
+    id: ObjectId,
+    api_version: String,
+    path: &'a str,
+    root: &'a Node,
+    /// How the finding names the object.
+    label: String,
+    feature_set: String,
+    /// The same document in the base revision, looked up only when a transition rule needs it.
+    base: Option<(&'a str, &'a Node)>,
+}
+
+fn targets_of<'a>(
+    object: &'a Object,
+    base: &'a Inventory,
+    sets: &feature_set::Resolver,
+) -> Vec<Target<'a>> {
+    let base_object = base.get(&object.id);
+    let mut out = vec![Target {
+        id: object.id.clone(),
+        api_version: object.api_version.clone(),
+        path: &object.path,
+        root: object.root(),
+        label: object.id.to_string(),
+        feature_set: sets.for_object(object),
+        base: base_object.map(|b| (b.path.as_str(), b.root())),
+    }];
+    let namespace = object.id.namespace.clone().unwrap_or_default();
+    for embedded in &object.parsed().embedded {
+        for doc in &embedded.docs {
+            let root = &doc.doc.root;
+            let Some(id) = identity(root) else { continue };
+            let Some((api_version, _)) = type_meta(root) else {
+                continue;
+            };
+            let old = base_object.and_then(|b| {
+                b.parsed()
+                    .embedded
+                    .iter()
+                    .filter(|e| e.key == embedded.key)
+                    .flat_map(|e| &e.docs)
+                    .map(|d| &d.doc.root)
+                    .find(|r| identity(r).as_ref() == Some(&id))
+                    .map(|r| (b.path.as_str(), r))
+            });
+            out.push(Target {
+                label: format!("{id} (in {} data.{})", object.id, embedded.key),
+                id,
+                api_version: api_version.to_string(),
+                path: &object.path,
+                root,
+                feature_set: sets.for_namespace(&namespace),
+                base: old,
+            });
+        }
+    }
+    out
+}
+
 fn version_of(api_version: &str) -> &str {
     api_version.rsplit('/').next().unwrap_or(api_version)
 }
@@ -155,31 +222,20 @@ fn version_of(api_version: &str) -> &str {
 /// One object's findings, rules evaluated, and rules skipped.
 type ObjectResult = (Vec<Diagnostic>, usize, Vec<(ObjectId, Skipped)>);
 
-fn validate_object(
-    catalog: &Catalog,
-    sets: &feature_set::Resolver,
-    base: &Inventory,
-    object: &Object,
-) -> ObjectResult {
-    let id = &object.id;
-    let set = sets.for_object(object);
-    let Some(entry) = catalog.find(&id.group, &id.kind, version_of(&object.api_version), &set)
-    else {
+fn validate_target(catalog: &Catalog, target: &Target<'_>) -> ObjectResult {
+    let id = &target.id;
+    let version = version_of(&target.api_version);
+    let Some(entry) = catalog.find(&id.group, &id.kind, version, &target.feature_set) else {
         return (Vec::new(), 0, Vec::new());
     };
-    let root = object.root();
-    let head = root.to_json();
-    let old_object = if entry.has_transition_rules() {
-        base.get(id)
-    } else {
-        None
-    };
-    let old = old_object.map(|o| o.root().to_json());
+    let head = target.root.to_json();
+    let old_doc = target.base.filter(|_| entry.has_transition_rules());
+    let old = old_doc.map(|(_, root)| root.to_json());
     let report = engine::validate(entry, &head, old.as_ref());
     let diags = report
         .findings
         .iter()
-        .map(|f| diagnostic(f, object, old_object, entry.feature_set.as_str()))
+        .map(|f| diagnostic(f, target, old_doc, entry.feature_set.as_str()))
         .collect();
     let skipped = report
         .skipped
@@ -199,8 +255,13 @@ fn rule_of(kind: FindingKind) -> &'static Rule {
     }
 }
 
-fn diagnostic(f: &Finding, object: &Object, old: Option<&Object>, set: &str) -> Diagnostic {
-    let root = object.root();
+fn diagnostic(
+    f: &Finding,
+    target: &Target<'_>,
+    old: Option<(&str, &Node)>,
+    set: &str,
+) -> Diagnostic {
+    let root = target.root;
     let (span, exact) = locate::span(root, &f.pointer, f.at_key);
     let rule = rule_of(f.kind);
     let message = match f.kind {
@@ -221,9 +282,9 @@ fn diagnostic(f: &Finding, object: &Object, old: Option<&Object>, set: &str) -> 
         FindingKind::TransitionRule => "not allowed as a change",
         _ => "invalid",
     };
-    let mut d = Diagnostic::new(rule, message, Location::head(&object.path, span))
+    let mut d = Diagnostic::new(rule, message, Location::head(target.path, span))
         .label(label)
-        .object(object.id.to_string());
+        .object(target.label.clone());
     let help = match f.kind {
         FindingKind::UnknownField => Some(format!(
             "{}remove the field or fix its name; the {}schema of {} does not declare it",
@@ -233,7 +294,7 @@ fn diagnostic(f: &Finding, object: &Object, old: Option<&Object>, set: &str) -> 
             } else {
                 format!("{set} ")
             },
-            object.id.kind
+            target.id.kind
         )),
         _ => f.help.clone(),
     };
@@ -246,17 +307,14 @@ fn diagnostic(f: &Finding, object: &Object, old: Option<&Object>, set: &str) -> 
     if let Some(related) = &f.related {
         let (rspan, _) = locate::span(root, related, false);
         d = d.related(
-            Location::head(&object.path, rspan),
+            Location::head(target.path, rspan),
             "first item with this key",
         );
     }
     if f.kind == FindingKind::TransitionRule {
-        if let Some(old) = old {
-            let (ospan, _) = locate::span(old.root(), &f.pointer, false);
-            d = d.related(
-                Location::base(&old.path, ospan),
-                "the base revision's value",
-            );
+        if let Some((old_path, old_root)) = old {
+            let (ospan, _) = locate::span(old_root, &f.pointer, false);
+            d = d.related(Location::base(old_path, ospan), "the base revision's value");
         }
     }
     d

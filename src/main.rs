@@ -96,6 +96,16 @@ struct CheckArgs {
     /// the one the FeatureGate / HostedCluster declares.
     #[arg(long, value_name = "SET")]
     feature_set: Option<String>,
+    /// Severity of unknown fields (V102): warning (the API server drops them), or error (your
+    /// cluster applies with strict field validation, which rejects them).
+    #[arg(long, value_enum, default_value_t = UnknownFields::Warning)]
+    unknown_fields: UnknownFields,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UnknownFields {
+    Warning,
+    Error,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -212,6 +222,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     options.cluster_roots = args.cluster_root.clone();
     options.validation.schemas_dir = args.schemas.clone();
     options.validation.feature_set = args.feature_set.clone();
+    options.validation.unknown_fields_are_errors = args.unknown_fields == UnknownFields::Error;
     let outcome = check::run(&options)?;
     if args.verbose && !outcome.unevaluated_rules.is_empty() {
         eprintln!(

@@ -283,3 +283,15 @@ fn schema_coverage_meets_the_target() {
     assert!(total.starts_with("total"), "{total}");
     assert!(total.ends_with("(100.0%)"), "{total}");
 }
+
+#[test]
+fn secret_data_must_be_base64() {
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: x\ndata:\n  ok: aGVsbG8=\n  token: not base64!\nstringData:\n  plain: not base64!\n";
+    let repo = repo_with(&[("secret.yaml", secret)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["V101 error secret.yaml:8:10"]);
+    assert_eq!(
+        r["diagnostics"][0]["help"],
+        "encode the value in base64 (or put plain text under `stringData`)"
+    );
+}

@@ -82,7 +82,14 @@ impl SchemaEntry {
         self.validator.get_or_init(|| {
             jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
-                .should_validate_formats(false)
+                // The formats the API server checks on strings; `int32`/`int64` only describe
+                // numbers and other unknown formats are annotations.
+                .should_validate_formats(true)
+                .should_ignore_unknown_formats(true)
+                .with_format("byte", is_base64)
+                .with_format("duration", |s: &str| {
+                    super::cel::k8s::parse_duration(s).is_some()
+                })
                 .build(self.schema())
                 .map_err(|e| format!("the schema does not compile: {e}"))
         })
@@ -96,6 +103,12 @@ impl SchemaEntry {
         });
         found
     }
+}
+
+/// The `byte` format: standard base64 (what a Secret's `data` values must be).
+fn is_base64(s: &str) -> bool {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(s).is_ok()
 }
 
 /// Calls `f(schema_path, rule)` for every `x-kubernetes-validations` rule of a schema.

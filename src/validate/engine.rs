@@ -298,6 +298,19 @@ fn schema_errors(
                     Some(format!("write a value of type {want}")),
                 ))
             }
+            K::Format { format } => out.push(finding(
+                format!(
+                    "{field} in body must be of type {format}: {}",
+                    quote(&instance)
+                ),
+                Some(match format.as_str() {
+                    "byte" => {
+                        "encode the value in base64 (or put plain text under `stringData`)".into()
+                    }
+                    "duration" => "write a duration such as `30s`, `5m` or `1h30m`".into(),
+                    other => format!("write a valid {other}"),
+                }),
+            )),
             _ => out.push(finding(format!("Invalid value: {error}"), None)),
         }
     }

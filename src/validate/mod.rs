@@ -36,6 +36,8 @@ pub struct Settings {
     pub schemas_dir: Option<PathBuf>,
     /// Feature set to validate with, whatever the repository says.
     pub feature_set: Option<String>,
+    /// Report unknown fields as errors (for clusters applied with strict field validation).
+    pub unknown_fields_are_errors: bool,
 }
 
 /// What the stage produced.
@@ -143,7 +145,7 @@ pub fn run(base: &Inventory, head: &Inventory, settings: &Settings) -> Result<Ou
         .collect();
     let results: Vec<ObjectResult> = targets
         .par_iter()
-        .map(|target| validate_target(&catalog, target))
+        .map(|target| validate_target(&catalog, target, settings))
         .collect();
     let mut out = Output::default();
     for (diags, evaluated, skipped) in results {
@@ -222,7 +224,7 @@ fn version_of(api_version: &str) -> &str {
 /// One object's findings, rules evaluated, and rules skipped.
 type ObjectResult = (Vec<Diagnostic>, usize, Vec<(ObjectId, Skipped)>);
 
-fn validate_target(catalog: &Catalog, target: &Target<'_>) -> ObjectResult {
+fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) -> ObjectResult {
     let id = &target.id;
     let version = version_of(&target.api_version);
     let Some(entry) = catalog.find(&id.group, &id.kind, version, &target.feature_set) else {
@@ -236,6 +238,13 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>) -> ObjectResult {
         .findings
         .iter()
         .map(|f| diagnostic(f, target, old_doc, entry.feature_set.as_str()))
+        .map(|d| {
+            if d.code == v102::RULE.code && settings.unknown_fields_are_errors {
+                d.severity(Severity::Error)
+            } else {
+                d
+            }
+        })
         .collect();
     let skipped = report
         .skipped

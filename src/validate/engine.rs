@@ -285,11 +285,14 @@ fn schema_errors(
                 None,
             )),
             K::Type { kind } => {
-                let want = format!("{kind:?}")
-                    .replace("Single(", "")
-                    .replace("Multiple(", "")
-                    .replace(')', "")
-                    .to_lowercase();
+                let want = match kind {
+                    jsonschema::error::TypeKind::Single(t) => t.to_string(),
+                    jsonschema::error::TypeKind::Multiple(set) => set
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                };
                 out.push(finding(
                     format!(
                         "Invalid value: \"{}\": {field} in body must be of type {want}",
@@ -574,6 +577,136 @@ mod tests {
         assert!(is_transition("self == oldSelf"));
         assert!(is_transition("oldSelf.x"));
         assert!(!is_transition("self.oldSelfish == 1"));
+    }
+
+    use crate::validate::catalog::SchemaEntry;
+    use crate::validate::convert::{convert_node, Converted};
+    use serde_json::json;
+
+    /// A schema entry from an OpenAPI v3 schema, converted as a CRD's would be.
+    fn entry(openapi: Value) -> SchemaEntry {
+        SchemaEntry::from_converted(
+            Converted {
+                group: "example.com".into(),
+                kind: "Widget".into(),
+                version: "v1".into(),
+                feature_set: "all".into(),
+                schema: convert_node(&openapi, false),
+            },
+            "test",
+        )
+    }
+
+    fn lines(report: &Report) -> Vec<String> {
+        report
+            .findings
+            .iter()
+            .map(|f| format!("{:?} {} {}", f.kind, f.pointer, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn kubernetes_extensions_are_honoured() {
+        let e = entry(json!({
+            "type": "object",
+            "properties": {
+                "n": {"x-kubernetes-int-or-string": true},
+                "opt": {"type": "string", "nullable": true},
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                         "properties": {"a": {"type": "string"}}},
+                "strict": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"}
+            }
+        }));
+        let ok = json!({"n": "10%", "opt": null, "free": {"a": "x", "b": 1}, "strict": {"a": "x"}, "tags": ["a", "b"]});
+        assert_eq!(lines(&validate(&e, &ok, None)), Vec::<String>::new());
+        let bad = json!({"n": true, "strict": {"b": 1}, "tags": ["a", "a"]});
+        assert_eq!(
+            lines(&validate(&e, &bad, None)),
+            vec![
+                "Schema /n Invalid value: \"boolean\": n in body must be of type integer, string",
+                "UnknownField /strict/b unknown field \"strict.b\"",
+                "DuplicateKey /tags/1 Duplicate value: \"a\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn message_expression_reason_and_field_path_shape_the_finding() {
+        let e = entry(json!({
+            "type": "object",
+            "x-kubernetes-validations": [{
+                "rule": "self.min <= self.max",
+                "messageExpression": "'min ' + string(self.min) + ' exceeds max ' + string(self.max)",
+                "message": "static",
+                "reason": "FieldValueForbidden",
+                "fieldPath": ".min"
+            }],
+            "properties": {"min": {"type": "integer"}, "max": {"type": "integer", "default": 5}}
+        }));
+        let report = validate(&e, &json!({"min": 7}), None);
+        assert_eq!(
+            lines(&report),
+            vec!["Rule /min Forbidden: min 7 exceeds max 5"]
+        );
+        assert_eq!(report.findings[0].field, "min");
+        assert_eq!(report.evaluated, 1);
+    }
+
+    #[test]
+    fn transition_rules_correlate_list_map_items_by_key() {
+        let e = entry(json!({
+            "type": "object",
+            "properties": {"pools": {
+                "type": "array",
+                "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"],
+                "items": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "arch": {
+                        "type": "string",
+                        "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "arch is immutable"}]
+                    }}
+                }
+            }}
+        }));
+        let old =
+            json!({"pools": [{"name": "a", "arch": "amd64"}, {"name": "b", "arch": "arm64"}]});
+        // Reordered, `b` changed, `c` new: only `b` is compared, at its new index.
+        let new = json!({"pools": [{"name": "b", "arch": "amd64"}, {"name": "c", "arch": "s390x"}, {"name": "a", "arch": "amd64"}]});
+        assert_eq!(
+            lines(&validate(&e, &new, Some(&old))),
+            vec!["TransitionRule /pools/0/arch Invalid value: \"string\": arch is immutable"]
+        );
+        // Without an old object (a create), transition rules do not run.
+        assert_eq!(lines(&validate(&e, &new, None)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn optional_old_self_runs_on_create_too() {
+        let e = entry(json!({
+            "type": "object",
+            "properties": {"mode": {
+                "type": "string",
+                "x-kubernetes-validations": [{
+                    "rule": "oldSelf.hasValue() || self == 'Initial'",
+                    "optionalOldSelf": true,
+                    "message": "must start as Initial"
+                }]
+            }}
+        }));
+        assert_eq!(
+            lines(&validate(&e, &json!({"mode": "Other"}), None)),
+            vec!["TransitionRule /mode Invalid value: \"string\": must start as Initial"]
+        );
+        assert_eq!(
+            lines(&validate(
+                &e,
+                &json!({"mode": "Other"}),
+                Some(&json!({"mode": "Initial"}))
+            )),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

@@ -181,16 +181,29 @@ impl Catalog {
             .iter()
             .filter(|e| e.group == group && e.kind == kind && e.version == version)
             .collect();
-        let first = candidates.first().map(|e| e.origin.clone());
-        // A kind defined by a repository CRD uses only that CRD's variants.
+        // A kind defined by a CRD in the repository (or --schemas) uses only those variants.
+        let external = candidates.iter().any(|e| e.origin != "bundled");
         let candidates: Vec<&Arc<SchemaEntry>> = candidates
             .into_iter()
-            .filter(|e| Some(&e.origin) == first.as_ref() || first.as_deref() == Some("bundled"))
+            .filter(|e| !external || e.origin != "bundled")
             .collect();
         [feature_set, "all", "Default"]
             .iter()
             .find_map(|fs| candidates.iter().find(|e| e.feature_set == *fs).copied())
             .or_else(|| candidates.first().copied())
+    }
+
+    /// The versions of a kind that have a schema.
+    pub fn versions(&self, group: &str, kind: &str) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|e| e.group == group && e.kind == kind)
+            .map(|e| e.version.as_str())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// Whether any version of the kind has a schema.

@@ -337,31 +337,54 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
         let Some(known) = kinds::known_kinds(&id.group) else {
             continue;
         };
-        // An unknown kind is K005's finding; a CRD in the repository brings its own schema.
-        if !known.contains(&id.kind.as_str()) || catalog.has_kind(&id.group, &id.kind) {
+        // An unknown kind is K005's finding.
+        if !known.contains(&id.kind.as_str()) {
             continue;
         }
-        if !seen.insert((id.group.clone(), id.kind.clone())) {
+        let version = version_of(&object.api_version);
+        let versions = catalog.versions(&id.group, &id.kind);
+        if versions.contains(&version) {
             continue;
         }
-        let span = object
-            .root()
-            .get("kind")
-            .map(|n| n.span)
-            .unwrap_or(object.root().span);
-        out.push(
-            Diagnostic::new(
-                &v105::RULE,
+        if !seen.insert((id.group.clone(), id.kind.clone(), version.to_string())) {
+            continue;
+        }
+        let root = object.root();
+        let (message, span, help) = if versions.is_empty() {
+            (
                 format!(
                     "{} objects are not schema-validated: nodecast has no schema for {}/{}",
                     id.kind, id.group, id.kind
                 ),
-                Location::head(&object.path, span),
+                root.get("kind").map(|n| n.span),
+                "add the kind's CRD to the repository or pass --schemas DIR with it".to_string(),
+            )
+        } else {
+            (
+                format!(
+                    "{} {version} objects are not schema-validated: the known schemas of {} serve {}",
+                    id.kind,
+                    id.kind,
+                    versions.join(", ")
+                ),
+                root.get("apiVersion").map(|n| n.span),
+                format!(
+                    "use apiVersion {}/{}, or add the CRD that serves {version}",
+                    id.group,
+                    versions.last().copied().unwrap_or_default()
+                ),
+            )
+        };
+        out.push(
+            Diagnostic::new(
+                &v105::RULE,
+                message,
+                Location::head(&object.path, span.unwrap_or(root.span)),
             )
             .label("no schema")
             .severity(Severity::Info)
             .object(id.to_string())
-            .help("add the kind's CRD to the repository or pass --schemas DIR with it"),
+            .help(help),
         );
     }
     out

@@ -186,8 +186,31 @@ pub fn parse_duration(s: &str) -> Option<i128> {
     Some(if neg { -nanos } else { nanos })
 }
 
+/// A compiled regular expression, cached per thread: CEL `matches()` runs the same few patterns
+/// on every object, and compiling them dominated validation time.
+fn regex(pattern: &str, function: &str) -> Result<regex::Regex, ExecutionError> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<HashMap<String, regex::Regex>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(pattern).cloned()) {
+        return Ok(hit);
+    }
+    let re = regex::Regex::new(pattern)
+        .map_err(|e| err(function, format!("'{pattern}' not a valid regex:\n{e}")))?;
+    CACHE.with(|c| c.borrow_mut().insert(pattern.to_string(), re.clone()));
+    Ok(re)
+}
+
 /// Binds the library to an evaluation context.
 pub fn register(ctx: &mut Context<'_, '_>) {
+    // `matches` (RE2 syntax; the Rust regex crate accepts the same patterns), with a cache.
+    let _ = ctx.add_function(
+        "matches",
+        |This(s): This<Arc<String>>, pattern: Arc<String>| -> Result<bool, ExecutionError> {
+            Ok(regex(&pattern, "matches")?.is_match(&s))
+        },
+    );
     let _ = ctx.add_function("isIP", |s: Arc<String>| parse_ip(&s).is_some());
     let _ = ctx.add_function("isCIDR", |s: Arc<String>| parse_cidr(&s).is_some());
     let _ = ctx.add_function("isURL", |s: Arc<String>| parse_url(&s).is_some());
@@ -268,7 +291,7 @@ pub fn register(ctx: &mut Context<'_, '_>) {
     let _ = ctx.add_function(
         "find",
         |This(s): This<Arc<String>>, pattern: Arc<String>| -> Result<Value, ExecutionError> {
-            let re = regex::Regex::new(&pattern).map_err(|e| err("find", e.to_string()))?;
+            let re = regex(&pattern, "find")?;
             Ok(Value::from(
                 re.find(&s)
                     .map(|m| m.as_str().to_string())
@@ -416,6 +439,22 @@ mod tests {
             holds("duration(self).getSeconds() >= 300", json!("1h")),
             Outcome::Pass
         );
+    }
+
+    #[test]
+    fn matches_works_as_member_and_global_call() {
+        assert_eq!(
+            holds("self.matches('^[a-z]+$')", json!("abc")),
+            Outcome::Pass
+        );
+        assert_eq!(
+            holds("matches(self, '^[a-z]+$')", json!("aBc")),
+            Outcome::Fail
+        );
+        assert!(matches!(
+            holds("self.matches('(')", json!("x")),
+            Outcome::Unevaluable(_)
+        ));
     }
 
     #[test]

@@ -88,13 +88,27 @@ pub fn optional(v: Option<Value>) -> Value {
 
 /// Runs a compiled program with `self` (and `oldSelf` for transition rules) bound.
 pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, Failure> {
-    let mut ctx = Context::with_env(env().clone());
-    ctx.add_variable_from_value("self", this.clone());
-    if let Some(old) = old {
-        ctx.add_variable_from_value("oldSelf", old.clone());
+    thread_local! {
+        // The Kubernetes library is registered once per thread; each evaluation binds `self`
+        // and `oldSelf` in a child scope.
+        static ROOT: Context<'static, 'static> = {
+            let mut ctx = Context::with_env(env().clone());
+            k8s::register(&mut ctx);
+            ctx
+        };
     }
-    k8s::register(&mut ctx);
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| program.execute(&ctx)))
+    ROOT.with(|root| {
+        let mut ctx = root.new_inner_scope();
+        ctx.add_variable_from_value("self", this.clone());
+        if let Some(old) = old {
+            ctx.add_variable_from_value("oldSelf", old.clone());
+        }
+        execute(program, &ctx)
+    })
+}
+
+fn execute(program: &Program, ctx: &Context<'_, '_>) -> Result<Value, Failure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| program.execute(ctx)))
         .map_err(|_| Failure::Unsupported("the CEL interpreter panicked".to_string()))?
         .map_err(|e| {
             use ::cel::ExecutionError as E;

@@ -39,6 +39,8 @@ pub struct Finding {
     pub help: Option<String>,
     /// Another place involved (the first of two duplicate items).
     pub related: Option<String>,
+    /// A type or unsupported-value error: the API server then skips the CEL rules (and says so).
+    pub blocks_rules: bool,
 }
 
 /// A rule nodecast could not evaluate, for `--verbose` and coverage.
@@ -77,7 +79,10 @@ pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Repor
             reason: e.clone(),
         }),
     }
-    walk(schema, &head, old.as_ref(), "", &mut report);
+    // Like the API server, evaluate the CEL rules only when no value has the wrong type or an
+    // unsupported value (their rules would read garbage).
+    let run_rules = !report.findings.iter().any(|f| f.blocks_rules);
+    walk(schema, &head, old.as_ref(), "", run_rules, &mut report);
     report
         .findings
         .sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
@@ -189,6 +194,23 @@ fn schema_errors(
 ) {
     use jsonschema::error::ValidationErrorKind as K;
     for error in validator.iter_errors(head) {
+        let blocking = matches!(
+            error.kind(),
+            K::Enum { .. } | K::Type { .. } | K::Format { .. }
+        );
+        let before = out.len();
+        schema_error(&error, schema, out);
+        if blocking {
+            for f in &mut out[before..] {
+                f.blocks_rules = true;
+            }
+        }
+    }
+}
+
+fn schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value, out: &mut Vec<Finding>) {
+    use jsonschema::error::ValidationErrorKind as K;
+    {
         let pointer = error.instance_path().as_str().to_string();
         let field = field_path(&pointer);
         let instance = error.instance().clone().into_owned();
@@ -200,6 +222,7 @@ fn schema_errors(
             message,
             help,
             related: None,
+            blocks_rules: false,
         };
         match error.kind() {
             K::AdditionalProperties { unexpected } => {
@@ -220,6 +243,7 @@ fn schema_errors(
                         at_key: true,
                         help: hint,
                         related: None,
+                        blocks_rules: false,
                     });
                 }
             }
@@ -338,12 +362,19 @@ pub fn is_transition(rule: &str) -> bool {
     })
 }
 
-fn walk(schema: &Value, v: &Value, old: Option<&Value>, ptr: &str, report: &mut Report) {
+fn walk(
+    schema: &Value,
+    v: &Value,
+    old: Option<&Value>,
+    ptr: &str,
+    run_rules: bool,
+    report: &mut Report,
+) {
     if v.is_null() {
         return;
     }
     let rules = rules_of(schema);
-    if !rules.is_empty() {
+    if run_rules && !rules.is_empty() {
         let this = cel::to_cel(v);
         let old_cel = old.map(cel::to_cel);
         for rule in rules {
@@ -359,7 +390,7 @@ fn walk(schema: &Value, v: &Value, old: Option<&Value>, ptr: &str, report: &mut 
                 if let Some(sub) = sub {
                     let old_value = old.and_then(|o| o.get(name));
                     let p = format!("{ptr}/{}", escape(name));
-                    walk(sub, value, old_value, &p, report);
+                    walk(sub, value, old_value, &p, run_rules, report);
                 }
             }
         }
@@ -379,7 +410,14 @@ fn walk(schema: &Value, v: &Value, old: Option<&Value>, ptr: &str, report: &mut 
                             .find(|o| keys.iter().all(|k| o.get(k) == item.get(k))),
                         _ => None,
                     };
-                    walk(sub, item, old_item, &format!("{ptr}/{i}"), report);
+                    walk(
+                        sub,
+                        item,
+                        old_item,
+                        &format!("{ptr}/{i}"),
+                        run_rules,
+                        report,
+                    );
                 }
             }
         }
@@ -440,6 +478,7 @@ fn duplicates(
                     }
                 )),
                 related: Some(at(*first)),
+                blocks_rules: false,
             });
         } else {
             seen.push((key, i));
@@ -552,6 +591,7 @@ fn run_rule(
                     format!("the CRD's validation rule is `{text}`")
                 }),
                 related: None,
+                blocks_rules: false,
             });
         }
     }
@@ -629,6 +669,26 @@ mod tests {
                 "DuplicateKey /tags/1 Duplicate value: \"a\"",
             ]
         );
+    }
+
+    #[test]
+    fn type_and_enum_errors_hold_back_the_cel_rules() {
+        let e = entry(json!({
+            "type": "object",
+            "x-kubernetes-validations": [{"rule": "self.a != 'x'", "message": "a is x"}],
+            "properties": {"a": {"type": "string", "enum": ["x", "y"]}, "n": {"type": "integer"}}
+        }));
+        assert_eq!(
+            lines(&validate(&e, &json!({"a": "x"}), None)),
+            vec!["Rule  Invalid value: \"object\": a is x"]
+        );
+        let report = validate(&e, &json!({"a": "x", "n": "one"}), None);
+        assert_eq!(
+            lines(&report),
+            vec!["Schema /n Invalid value: \"string\": n in body must be of type integer"]
+        );
+        assert!(report.findings[0].blocks_rules);
+        assert_eq!(report.evaluated, 0);
     }
 
     #[test]

@@ -313,6 +313,11 @@ fn diagnostic(
     if !exact {
         d = d.note(format!("`{}` is absent; shown at its parent", f.field));
     }
+    if f.blocks_rules {
+        d = d.note(
+            "the API server checks the CRD's CEL rules only once this is fixed, and so does nodecast",
+        );
+    }
     if let Some(related) = &f.related {
         let (rspan, _) = locate::span(root, related, false);
         d = d.related(

@@ -91,7 +91,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
     let forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
-    let validation = crate::validate::run(&base, &head, &options.validation)?;
+    let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
     diagnostics.extend(validation.diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,

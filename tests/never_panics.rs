@@ -27,7 +27,7 @@ fn run(base: &[u8], head: &[u8]) {
     });
     let settings = nodecast::validate::Settings::default();
     diags.extend(
-        nodecast::validate::run(&bi, &hi, &settings)
+        nodecast::validate::run(&bi, &hi, &h, &settings)
             .expect("validates")
             .diagnostics,
     );

@@ -308,3 +308,39 @@ fn secret_data_must_be_base64() {
         "encode the value in base64 (or put plain text under `stringData`)"
     );
 }
+
+#[test]
+fn kustomize_patches_are_checked_for_what_they_hold() {
+    let kustomization = "resources:\n- ../base\npatches:\n- path: nodepool-patch.yaml\n  target:\n    kind: NodePool\n";
+    // A partial NodePool: no clusterName/release/platform (required), a strategic-merge
+    // directive, a null that deletes a field, and one misspelt field (line 9).
+    let patch = "apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata:
+  name: workers
+  namespace: clusters
+spec:
+  $patch: merge
+  nodeDrainTimeout: null
+  replica: 5
+";
+    let repo = repo_with(&[
+        ("overlays/prod/kustomization.yaml", kustomization),
+        ("overlays/prod/nodepool-patch.yaml", patch),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        diag_lines(&r),
+        vec!["V102 warning overlays/prod/nodepool-patch.yaml:9:3"]
+    );
+    // The same file outside a kustomization is a whole object, missing its required fields.
+    let lone = repo_with(&[("np.yaml", patch)]);
+    let r = nodecast(lone.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert!(
+        diag_lines(&r)
+            .iter()
+            .any(|l| l.starts_with("V101 error np.yaml:6:1")),
+        "{:?}",
+        diag_lines(&r)
+    );
+}

@@ -27,6 +27,7 @@ pub struct SchemaEntry {
     text: Option<&'static str>,
     json: OnceLock<Value>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    transition: OnceLock<bool>,
 }
 
 impl SchemaEntry {
@@ -49,6 +50,7 @@ impl SchemaEntry {
             text: Some(text),
             json: OnceLock::new(),
             validator: OnceLock::new(),
+            transition: OnceLock::new(),
         })
     }
 
@@ -65,6 +67,7 @@ impl SchemaEntry {
             text: None,
             json,
             validator: OnceLock::new(),
+            transition: OnceLock::new(),
         }
     }
 
@@ -97,11 +100,13 @@ impl SchemaEntry {
 
     /// Whether any rule of the schema reads `oldSelf` (then the base object is needed).
     pub fn has_transition_rules(&self) -> bool {
-        let mut found = false;
-        visit_rules(self.schema(), "", &mut |_, rule| {
-            found |= super::engine::is_transition(rule);
-        });
-        found
+        *self.transition.get_or_init(|| {
+            let mut found = false;
+            visit_rules(self.schema(), "", &mut |_, rule| {
+                found |= super::engine::is_transition(rule);
+            });
+            found
+        })
     }
 }
 

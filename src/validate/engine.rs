@@ -90,6 +90,35 @@ pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Repor
     report
 }
 
+/// Validates a partial object (a Kustomize patch): what it holds must be valid, but absent
+/// required fields and the CEL rules (which read the whole object) are not checked.
+pub fn validate_patch(entry: &SchemaEntry, patch: &Value) -> Report {
+    let mut report = Report::default();
+    if let Ok(validator) = entry.validator() {
+        schema_errors(validator, entry.schema(), patch, &mut report.findings);
+    }
+    // Strategic-merge directives (`$patch: delete`, `$retainKeys`) and `null` (delete the field)
+    // are patch syntax, not values.
+    report.findings.retain(|f| match f.kind {
+        FindingKind::Schema => {
+            f.message != "Required value" && !f.message.starts_with("Invalid value: \"null\"")
+        }
+        FindingKind::UnknownField => !f
+            .pointer
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .starts_with('$'),
+        _ => true,
+    });
+    walk(entry.schema(), patch, None, "", false, &mut report);
+    report
+        .findings
+        .sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+    report.findings.dedup();
+    report
+}
+
 /// Applies schema defaults as the API server does before validating (absent fields only).
 pub fn with_defaults(schema: &Value, v: &Value) -> Value {
     let mut out = v.clone();

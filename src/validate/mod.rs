@@ -12,6 +12,7 @@ pub mod convert;
 pub mod coverage;
 pub mod engine;
 mod feature_set;
+mod kustomize;
 mod locate;
 
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{identity, kinds, Inventory, Object, ObjectId};
-use crate::parse::type_meta;
+use crate::parse::{type_meta, FileEntry};
 use crate::rules::{v101, v102, v103, v104, v105, v106, Rule};
 use crate::Fatal;
 use nodecast_yaml::Node;
@@ -135,13 +136,19 @@ fn load_dir(dir: &Path) -> Result<Vec<catalog::SchemaEntry>, Fatal> {
 
 /// Validates every head object (and every manifest embedded in a HyperShift ConfigMap); base
 /// objects are read only for kinds whose schema has transition rules.
-pub fn run(base: &Inventory, head: &Inventory, settings: &Settings) -> Result<Output, Fatal> {
+pub fn run(
+    base: &Inventory,
+    head: &Inventory,
+    head_files: &[FileEntry],
+    settings: &Settings,
+) -> Result<Output, Fatal> {
     let catalog = catalog_for(head, settings)?;
     let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
+    let patches = kustomize::patch_files(head_files);
     let targets: Vec<Target<'_>> = head
         .objects
         .iter()
-        .flat_map(|object| targets_of(object, base, &sets))
+        .flat_map(|object| targets_of(object, base, &sets, patches.contains(&object.path)))
         .collect();
     let results: Vec<ObjectResult> = targets
         .par_iter()
@@ -168,12 +175,15 @@ struct Target<'a> {
     feature_set: String,
     /// The same document in the base revision, looked up only when a transition rule needs it.
     base: Option<(&'a str, &'a Node)>,
+    /// A Kustomize patch: a partial object, checked only for what it contains.
+    partial: bool,
 }
 
 fn targets_of<'a>(
     object: &'a Object,
     base: &'a Inventory,
     sets: &feature_set::Resolver,
+    partial: bool,
 ) -> Vec<Target<'a>> {
     let base_object = base.get(&object.id);
     let mut out = vec![Target {
@@ -184,6 +194,7 @@ fn targets_of<'a>(
         label: object.id.to_string(),
         feature_set: sets.for_object(object),
         base: base_object.map(|b| (b.path.as_str(), b.root())),
+        partial,
     }];
     let namespace = object.id.namespace.clone().unwrap_or_default();
     for embedded in &object.parsed().embedded {
@@ -211,6 +222,7 @@ fn targets_of<'a>(
                 root,
                 feature_set: sets.for_namespace(&namespace),
                 base: old,
+                partial,
             });
         }
     }
@@ -233,7 +245,11 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
     let head = target.root.to_json();
     let old_doc = target.base.filter(|_| entry.has_transition_rules());
     let old = old_doc.map(|(_, root)| root.to_json());
-    let report = engine::validate(entry, &head, old.as_ref());
+    let report = if target.partial {
+        engine::validate_patch(entry, &head)
+    } else {
+        engine::validate(entry, &head, old.as_ref())
+    };
     let diags = report
         .findings
         .iter()

@@ -344,3 +344,41 @@ spec:
         diag_lines(&r)
     );
 }
+
+#[test]
+fn the_cluster_feature_gate_selects_the_crd_variant_for_standalone_kinds() {
+    // spec.systemGomaxprocsBehavior is in the TechPreviewNoUpgrade KubeletConfig CRD only.
+    let kc = "apiVersion: machineconfiguration.openshift.io/v1
+kind: KubeletConfig
+metadata:
+  name: gomaxprocs
+spec:
+  machineConfigPoolSelector:
+    matchLabels:
+      pools.operator.machineconfiguration.openshift.io/worker: \"\"
+  systemGomaxprocsBehavior: Autosize
+";
+    let repo = repo_with(&[("kc.yaml", kc)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
+    repo.write(
+        "featuregate.yaml",
+        "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: TechPreviewNoUpgrade\n",
+    );
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    // The override wins over the FeatureGate.
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--no-base",
+            "--feature-set",
+            "Default",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
+}

@@ -1,7 +1,16 @@
 //! The Kubernetes CEL library functions the bundled CRDs use, which the `cel` crate lacks:
 //! IP/CIDR (`isIP`, `ip`, `isCIDR`, `cidr`, `.ip()`, `.family()`, `.prefixLength()`), URL
 //! (`isURL`, `url`, `.getScheme()`, `.getHost()`, `.getQuery()`), regex `.find()`,
-//! `format.dns1123Subdomain().validate()` (and the label formats), and `duration().getSeconds()`.
+//! `format.dns1123Subdomain().validate()` (and the label formats), `duration().getSeconds()`,
+//! and `matches()` with a compiled-pattern cache.
+//!
+//! Calls in the 830 rules of the bundled CRDs (198 of them transition rules): has 584,
+//! matches 260, split 104, size 87, all 46, exists 39, endsWith 34, startsWith 26, exists_one 18,
+//! int 18, isCIDR 18, cidr 18, contains 17, isURL 16, hasValue 13, orValue 12 (with `.?`
+//! optional selection), url 11, ip 10, family 10, dns1123Subdomain/validate 8, find 8,
+//! prefixLength 8, getScheme 7, map 4, filter 4, getQuery 4, isIP 3, duration/getSeconds 2,
+//! lowerAscii 2. The `cel` crate covers the standard ones, the optionals and (with its strings
+//! extension) `split`/`lowerAscii`; this module adds the rest.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -79,6 +79,7 @@ pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Repor
             reason: e.clone(),
         }),
     }
+    metadata_fields(&head, &mut report.findings);
     // Like the API server, evaluate the CEL rules only when no value has the wrong type or an
     // unsupported value (their rules would read garbage).
     let run_rules = !report.findings.iter().any(|f| f.blocks_rules);
@@ -112,11 +113,56 @@ pub fn validate_patch(entry: &SchemaEntry, patch: &Value) -> Report {
         _ => true,
     });
     walk(entry.schema(), patch, None, "", false, &mut report);
+    metadata_fields(patch, &mut report.findings);
     report
         .findings
         .sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
     report.findings.dedup();
     report
+}
+
+/// The fields of ObjectMeta a manifest may set (CRD schemas leave `metadata` open; the API server
+/// drops anything else).
+const OBJECT_META: &[&str] = &[
+    "name",
+    "generateName",
+    "namespace",
+    "selfLink",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+];
+
+fn metadata_fields(object: &Value, out: &mut Vec<Finding>) {
+    let Some(meta) = object.get("metadata").and_then(Value::as_object) else {
+        return;
+    };
+    for name in meta.keys() {
+        if OBJECT_META.contains(&name.as_str()) {
+            continue;
+        }
+        let pointer = format!("/metadata/{}", escape(name));
+        let hint = crate::text::closest(name, OBJECT_META.iter().copied())
+            .map(|s| format!("did you mean `{s}`? "));
+        out.push(Finding {
+            kind: FindingKind::UnknownField,
+            field: field_path(&pointer),
+            message: format!("unknown field \"{}\"", field_path(&pointer)),
+            pointer,
+            at_key: true,
+            help: hint,
+            related: None,
+            blocks_rules: false,
+        });
+    }
 }
 
 /// Applies schema defaults as the API server does before validating (absent fields only).
@@ -679,6 +725,7 @@ mod tests {
         let e = entry(json!({
             "type": "object",
             "properties": {
+                "metadata": {"type": "object"},
                 "n": {"x-kubernetes-int-or-string": true},
                 "opt": {"type": "string", "nullable": true},
                 "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
@@ -687,12 +734,14 @@ mod tests {
                 "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"}
             }
         }));
-        let ok = json!({"n": "10%", "opt": null, "free": {"a": "x", "b": 1}, "strict": {"a": "x"}, "tags": ["a", "b"]});
+        let ok = json!({"metadata": {"name": "a", "labels": {}}, "n": "10%", "opt": null, "free": {"a": "x", "b": 1}, "strict": {"a": "x"}, "tags": ["a", "b"]});
         assert_eq!(lines(&validate(&e, &ok, None)), Vec::<String>::new());
-        let bad = json!({"n": true, "strict": {"b": 1}, "tags": ["a", "a"]});
+        let bad =
+            json!({"metadata": {"lables": {}}, "n": true, "strict": {"b": 1}, "tags": ["a", "a"]});
         assert_eq!(
             lines(&validate(&e, &bad, None)),
             vec![
+                "UnknownField /metadata/lables unknown field \"metadata.lables\"",
                 "Schema /n Invalid value: \"boolean\": n in body must be of type integer, string",
                 "UnknownField /strict/b unknown field \"strict.b\"",
                 "DuplicateKey /tags/1 Duplicate value: \"a\"",

@@ -382,3 +382,16 @@ spec:
     .json();
     assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
 }
+
+#[test]
+fn status_is_ignored_for_kinds_with_the_status_subresource() {
+    // The API server drops `status` from creates and updates of a NodePool: an exported
+    // manifest's stale or odd status is not a finding.
+    let np = node_pool("workers", "prod", 3, &[]) + "status:\n  replicas: many\n  bogus: 1\n";
+    let repo = repo_with(&[
+        ("hc.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("np.yaml", &np),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+}

@@ -22,6 +22,9 @@ pub struct Converted {
 /// The annotation OpenShift puts on a CRD rendered for one feature set.
 const FEATURE_SET_ANNOTATION: &str = "release.openshift.io/feature-set";
 
+/// Marks a schema whose kind has the status subresource (the validator then ignores `status`).
+pub const STATUS_SUBRESOURCE: &str = "x-nodecast-status-subresource";
+
 /// Keywords copied as they are (they mean the same in OpenAPI v3 and JSON Schema).
 const PLAIN: &[&str] = &[
     "required",
@@ -81,6 +84,10 @@ pub fn convert_crd(crd: &Value) -> Result<Vec<Converted>, String> {
                 "$schema".into(),
                 Value::from("https://json-schema.org/draft/2020-12/schema"),
             );
+            if version.pointer("/subresources/status").is_some() {
+                // The API server ignores `status` in a create or update of such a kind.
+                map.insert(STATUS_SUBRESOURCE.into(), Value::Bool(true));
+            }
         }
         out.push(Converted {
             group: group.to_string(),

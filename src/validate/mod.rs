@@ -242,9 +242,24 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
     let Some(entry) = catalog.find(&id.group, &id.kind, version, &target.feature_set) else {
         return (Vec::new(), 0, Vec::new());
     };
-    let head = target.root.to_json();
+    let status_ignored = entry
+        .schema()
+        .get(convert::STATUS_SUBRESOURCE)
+        .and_then(Value::as_bool)
+        == Some(true);
+    let json = |root: &Node| {
+        let mut v = root.to_json();
+        if status_ignored {
+            // The API server drops `status` from creates and updates of such kinds.
+            if let Value::Object(map) = &mut v {
+                map.remove("status");
+            }
+        }
+        v
+    };
+    let head = json(target.root);
     let old_doc = target.base.filter(|_| entry.has_transition_rules());
-    let old = old_doc.map(|(_, root)| root.to_json());
+    let old = old_doc.map(|(_, root)| json(root));
     let report = if target.partial {
         engine::validate_patch(entry, &head)
     } else {

@@ -41,6 +41,8 @@ pub struct Outcome {
     pub suppressed: usize,
     /// Findings dropped because the baseline holds them.
     pub baselined: usize,
+    /// CEL rules nodecast could not evaluate (listed with `--verbose`).
+    pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -64,6 +66,8 @@ pub struct Options {
     pub min_permitted_hours: u32,
     /// Configuration, suppressions, baseline and acknowledgements.
     pub policy: crate::policy::Policy,
+    /// Schema validation settings (`--schemas`, `--feature-set`).
+    pub validation: crate::validate::Settings,
 }
 
 impl Options {
@@ -79,6 +83,7 @@ impl Options {
             per_node_minutes: 10,
             min_permitted_hours: 48,
             policy: Default::default(),
+            validation: crate::validate::Settings::default(),
         }
     }
 }
@@ -105,6 +110,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
+    let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
+    diagnostics.extend(validation.diagnostics);
+    supersede_immutable_field_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,
@@ -152,5 +160,21 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         verbose: options.verbose,
         suppressed: applied.suppressed,
         baselined: applied.baselined,
+        unevaluated_rules: validation.skipped,
     })
+}
+
+/// The CRD's own transition rule (V104) and the HyperShift model's immutable-field finding (H110)
+/// report the same rejection on the same line: keep the CRD's (the API server's own words). H110
+/// still speaks when schema validation is off or the CRD has no such rule; the forecast says
+/// `blocked` either way.
+fn supersede_immutable_field_findings(diagnostics: &mut Vec<Diagnostic>) {
+    let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);
+    let transition: Vec<(String, Option<u32>)> = diagnostics
+        .iter()
+        .filter(|d| d.code == "V104")
+        .map(|d| (d.location.path.clone(), line(d)))
+        .collect();
+    diagnostics
+        .retain(|d| d.code != "H110" || !transition.contains(&(d.location.path.clone(), line(d))));
 }

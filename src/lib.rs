@@ -19,6 +19,7 @@ pub mod rules;
 pub mod schedule;
 pub mod source;
 pub mod text;
+pub mod validate;
 
 use std::fmt;
 

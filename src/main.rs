@@ -36,6 +36,12 @@ enum Command {
     Baseline(BaselineCommand),
     /// Print, per change-management policy, the next windows and its findings.
     Schedule(ScheduleArgs),
+    /// Per bundled CRD schema, how many of its CEL validation rules nodecast evaluates.
+    SchemaCoverage {
+        /// List the rules that are not evaluated, with the reason.
+        #[arg(long, short)]
+        verbose: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -145,6 +151,27 @@ struct CheckArgs {
     /// Minimum permitted hours in any 32-day span before a schedule is flagged.
     #[arg(long, value_name = "HOURS", default_value_t = 48)]
     min_permitted_hours: u32,
+    /// More schemas to validate with: a folder of CRD YAML files, or of JSON Schemas laid out as
+    /// group/Kind/version/featureset.json.
+    #[arg(long, value_name = "DIR")]
+    schemas: Option<PathBuf>,
+    /// Validate with this feature set's CRD variants (Default, TechPreviewNoUpgrade, …) instead of
+    /// the one the FeatureGate / HostedCluster declares.
+    #[arg(long, value_name = "SET")]
+    feature_set: Option<String>,
+    /// Severity of unknown fields (V102): warning (the API server drops them), or error (your
+    /// cluster applies with strict field validation, which rejects them).
+    #[arg(long, value_enum, default_value_t = UnknownFields::Warning)]
+    unknown_fields: UnknownFields,
+    /// Skip schema and CEL validation (V101–V106), e.g. for scenario trees of partial manifests.
+    #[arg(long)]
+    no_schema: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UnknownFields {
+    Warning,
+    Error,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -186,6 +213,11 @@ fn main() -> ExitCode {
             print(&out).map(|_| ExitCode::SUCCESS)
         }
         Command::Schedule(args) => run_schedule(args),
+        Command::SchemaCoverage { verbose } => print(&nodecast::validate::coverage::render(
+            &nodecast::validate::coverage::bundled(),
+            verbose,
+        ))
+        .map(|_| ExitCode::SUCCESS),
         Command::Explain { code } => match rules::page(&code) {
             Some(page) => print(page).map(|_| ExitCode::SUCCESS),
             None => Err(Fatal::new(
@@ -200,6 +232,15 @@ fn main() -> ExitCode {
             eprintln!("error: {}\n  help: {}", fatal.message, fatal.hint);
             ExitCode::from(2)
         }
+    }
+}
+
+fn engine_field(pointer: &str) -> String {
+    let f = nodecast::validate::engine::field_path(pointer);
+    if f.is_empty() {
+        "(root)".into()
+    } else {
+        f
     }
 }
 
@@ -319,6 +360,10 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     options.enforce_windows = args.enforce_windows;
     options.per_node_minutes = args.per_node_minutes;
     options.min_permitted_hours = args.min_permitted_hours;
+    options.validation.schemas_dir = args.schemas.clone();
+    options.validation.feature_set = args.feature_set.clone();
+    options.validation.unknown_fields_are_errors = args.unknown_fields == UnknownFields::Error;
+    options.validation.disabled = args.no_schema;
     for spec in &args.assume_nodes {
         let (pool, n) = spec
             .split_once('=')
@@ -418,6 +463,20 @@ fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCod
 fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     let (options, threshold) = options(&args)?;
     let outcome = check::run(&options)?;
+    if args.verbose && !outcome.unevaluated_rules.is_empty() {
+        eprintln!(
+            "note: {} CEL rule evaluation(s) skipped (nodecast cannot evaluate them):",
+            outcome.unevaluated_rules.len()
+        );
+        for (id, s) in &outcome.unevaluated_rules {
+            eprintln!(
+                "  {id} {}: `{}`: {}",
+                engine_field(&s.pointer),
+                s.rule,
+                s.reason
+            );
+        }
+    }
     let format = args.format.unwrap_or_else(|| {
         if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
             Format::Github

@@ -1,5 +1,5 @@
-//! Property: whatever bytes a manifest file holds, the pipeline (parse, inventory, diff, rules)
-//! never panics, and every reported position lies inside the file.
+//! Property: whatever bytes a manifest file holds, the pipeline (parse, inventory, diff,
+//! validate, rules) never panics, and every reported position lies inside the file.
 
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ fn run(base: &[u8], head: &[u8]) {
     let (b, h) = ([entry(base)], [entry(head)]);
     let (bi, hi) = (Inventory::build(&b), Inventory::build(&h));
     let diff = Diff::compute(&bi, &hi, true);
-    let diags = rules::run(&Context {
+    let mut diags = rules::run(&Context {
         base_files: &b,
         head_files: &h,
         base: &bi,
@@ -25,6 +25,12 @@ fn run(base: &[u8], head: &[u8]) {
         diff: &diff,
         forecast: &[],
     });
+    let settings = nodecast::validate::Settings::default();
+    diags.extend(
+        nodecast::validate::run(&bi, &hi, &h, &settings)
+            .expect("validates")
+            .diagnostics,
+    );
     for d in diags {
         if let Some(span) = d.location.span {
             assert!(span.start.offset <= span.end.offset, "{d:?}");
@@ -40,6 +46,8 @@ fn manifestish() -> impl Strategy<Value = String> {
         "apiVersion: v1\n",
         "kind: ConfigMap\n",
         "kind: NodePool\n",
+        "apiVersion: hypershift.openshift.io/v1beta1\n",
+        "  replicas: -1\n",
         "metadata:\n",
         "  name: x\n",
         "  name: x\n",

@@ -198,6 +198,7 @@ pub(crate) mod tests {
             verbose: false,
             suppressed: 0,
             baselined: 0,
+            unevaluated_rules: Vec::new(),
         }
     }
 

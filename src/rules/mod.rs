@@ -43,6 +43,12 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+pub(crate) mod v101_schema_violation;
+pub(crate) mod v102_unknown_field;
+pub(crate) mod v103_cel_rule_failed;
+pub(crate) mod v104_cel_transition_rule_failed;
+pub(crate) mod v105_no_schema;
+pub(crate) mod v106_duplicate_list_key;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
 pub(crate) mod w103_rrule_portability;
@@ -74,6 +80,13 @@ mod y008_non_utf8_file;
 mod y009_unreadable_file;
 
 use nodecast_yaml::Problem;
+
+pub(crate) use v101_schema_violation as v101;
+pub(crate) use v102_unknown_field as v102;
+pub(crate) use v103_cel_rule_failed as v103;
+pub(crate) use v104_cel_transition_rule_failed as v104;
+pub(crate) use v105_no_schema as v105;
+pub(crate) use v106_duplicate_list_key as v106;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::diff::Diff;
@@ -143,6 +156,12 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &v101_schema_violation::RULE,
+    &v102_unknown_field::RULE,
+    &v103_cel_rule_failed::RULE,
+    &v104_cel_transition_rule_failed::RULE,
+    &v105_no_schema::RULE,
+    &v106_duplicate_list_key::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,
     &w103_rrule_portability::RULE,

@@ -1,0 +1,220 @@
+//! The schemas a run validates with: the bundled ones (embedded at build time from `schemas/`),
+//! CRDs found in the linted repository, and `--schemas DIR`. Each is parsed and compiled once,
+//! on first use, and shared by every object (and, for bundled ones, every run in the process).
+
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use super::convert::Converted;
+
+mod table {
+    include!(concat!(env!("OUT_DIR"), "/schema_table.rs"));
+}
+
+/// One schema: which kind/version/feature set it validates, and its compiled form.
+pub struct SchemaEntry {
+    /// API group.
+    pub group: String,
+    /// Kind.
+    pub kind: String,
+    /// Version.
+    pub version: String,
+    /// Feature set (`Default`, `TechPreviewNoUpgrade`, `all`).
+    pub feature_set: String,
+    /// Where it comes from (`bundled`, a repository path, a `--schemas` file).
+    pub origin: String,
+    text: Option<&'static str>,
+    json: OnceLock<Value>,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    transition: OnceLock<bool>,
+}
+
+impl SchemaEntry {
+    fn bundled(path: &str, text: &'static str) -> Option<Self> {
+        let mut parts = path.trim_end_matches(".json").split('/');
+        let group = parts.next()?;
+        let kind = parts.next()?;
+        let version = parts.next()?;
+        let feature_set = parts.next()?;
+        Some(SchemaEntry {
+            group: if group == "core" {
+                String::new()
+            } else {
+                group.to_string()
+            },
+            kind: kind.to_string(),
+            version: version.to_string(),
+            feature_set: feature_set.to_string(),
+            origin: "bundled".into(),
+            text: Some(text),
+            json: OnceLock::new(),
+            validator: OnceLock::new(),
+            transition: OnceLock::new(),
+        })
+    }
+
+    /// A schema converted at run time.
+    pub fn from_converted(c: Converted, origin: &str) -> Self {
+        let json = OnceLock::new();
+        let _ = json.set(c.schema);
+        SchemaEntry {
+            group: c.group,
+            kind: c.kind,
+            version: c.version,
+            feature_set: c.feature_set,
+            origin: origin.to_string(),
+            text: None,
+            json,
+            validator: OnceLock::new(),
+            transition: OnceLock::new(),
+        }
+    }
+
+    /// The JSON Schema (parsed on first use).
+    pub fn schema(&self) -> &Value {
+        self.json.get_or_init(|| {
+            self.text
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or(Value::Bool(true))
+        })
+    }
+
+    /// The compiled validator (compiled on first use).
+    pub fn validator(&self) -> &Result<jsonschema::Validator, String> {
+        self.validator.get_or_init(|| {
+            jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                // The formats the API server checks on strings; `int32`/`int64` only describe
+                // numbers and other unknown formats are annotations.
+                .should_validate_formats(true)
+                .should_ignore_unknown_formats(true)
+                .with_format("byte", is_base64)
+                .with_format("duration", |s: &str| {
+                    super::cel::k8s::parse_duration(s).is_some()
+                })
+                .build(self.schema())
+                .map_err(|e| format!("the schema does not compile: {e}"))
+        })
+    }
+
+    /// Whether any rule of the schema reads `oldSelf` (then the base object is needed).
+    pub fn has_transition_rules(&self) -> bool {
+        *self.transition.get_or_init(|| {
+            let mut found = false;
+            visit_rules(self.schema(), "", &mut |_, rule| {
+                found |= super::engine::is_transition(rule);
+            });
+            found
+        })
+    }
+}
+
+/// The `byte` format: standard base64 (what a Secret's `data` values must be).
+fn is_base64(s: &str) -> bool {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(s).is_ok()
+}
+
+/// Calls `f(schema_path, rule)` for every `x-kubernetes-validations` rule of a schema.
+pub fn visit_rules(schema: &Value, path: &str, f: &mut dyn FnMut(&str, &str)) {
+    let Some(obj) = schema.as_object() else {
+        return;
+    };
+    if let Some(Value::Array(rules)) = obj.get("x-kubernetes-validations") {
+        for r in rules {
+            if let Some(text) = r.get("rule").and_then(Value::as_str) {
+                f(path, text);
+            }
+        }
+    }
+    if let Some(Value::Object(props)) = obj.get("properties") {
+        for (k, v) in props {
+            visit_rules(v, &format!("{path}.{k}"), f);
+        }
+    }
+    if let Some(items) = obj.get("items") {
+        visit_rules(items, &format!("{path}[*]"), f);
+    }
+    if let Some(ap @ Value::Object(_)) = obj.get("additionalProperties") {
+        visit_rules(ap, &format!("{path}[*]"), f);
+    }
+}
+
+/// The schemas of a run.
+#[derive(Clone, Default)]
+pub struct Catalog {
+    entries: Vec<Arc<SchemaEntry>>,
+}
+
+impl Catalog {
+    /// The schemas built into the binary.
+    pub fn bundled() -> &'static Catalog {
+        static BUNDLED: OnceLock<Catalog> = OnceLock::new();
+        BUNDLED.get_or_init(|| Catalog {
+            entries: table::SCHEMAS
+                .iter()
+                .filter_map(|(path, text)| SchemaEntry::bundled(path, text))
+                .map(Arc::new)
+                .collect(),
+        })
+    }
+
+    /// The bundled schemas with `extra` ones taking precedence for the same kind and version.
+    pub fn with(extra: Vec<SchemaEntry>) -> Catalog {
+        let mut entries: Vec<Arc<SchemaEntry>> = extra.into_iter().map(Arc::new).collect();
+        entries.extend(Catalog::bundled().entries.iter().cloned());
+        Catalog { entries }
+    }
+
+    /// Every entry.
+    pub fn entries(&self) -> &[Arc<SchemaEntry>] {
+        &self.entries
+    }
+
+    /// The schema for a kind and version in a feature set: that feature set's variant, else one
+    /// valid for all, else the Default one. Extra (repository) schemas come first.
+    pub fn find(
+        &self,
+        group: &str,
+        kind: &str,
+        version: &str,
+        feature_set: &str,
+    ) -> Option<&Arc<SchemaEntry>> {
+        let candidates: Vec<&Arc<SchemaEntry>> = self
+            .entries
+            .iter()
+            .filter(|e| e.group == group && e.kind == kind && e.version == version)
+            .collect();
+        // A kind defined by a CRD in the repository (or --schemas) uses only those variants.
+        let external = candidates.iter().any(|e| e.origin != "bundled");
+        let candidates: Vec<&Arc<SchemaEntry>> = candidates
+            .into_iter()
+            .filter(|e| !external || e.origin != "bundled")
+            .collect();
+        [feature_set, "all", "Default"]
+            .iter()
+            .find_map(|fs| candidates.iter().find(|e| e.feature_set == *fs).copied())
+            .or_else(|| candidates.first().copied())
+    }
+
+    /// The versions of a kind that have a schema.
+    pub fn versions(&self, group: &str, kind: &str) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|e| e.group == group && e.kind == kind)
+            .map(|e| e.version.as_str())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Whether any version of the kind has a schema.
+    pub fn has_kind(&self, group: &str, kind: &str) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.group == group && e.kind == kind)
+    }
+}

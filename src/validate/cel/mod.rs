@@ -1,0 +1,157 @@
+//! CEL evaluation of `x-kubernetes-validations` rules with the `cel` crate, plus the Kubernetes
+//! CEL library functions the bundled CRDs use ([`k8s`]).
+
+pub mod k8s;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use ::cel::Value;
+use ::cel::{Context, Env, Program};
+
+/// What a rule evaluation produced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The rule holds.
+    Pass,
+    /// The rule is violated.
+    Fail,
+    /// The rule hit an error the API server also reports as a rejection (a missing key, an index
+    /// out of bounds, division by zero, overflow): the error text.
+    Error(String),
+    /// nodecast cannot evaluate it (parse error, unsupported function, runtime error): why.
+    Unevaluable(String),
+}
+
+fn env() -> &'static Arc<Env> {
+    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Env::stdlib();
+        // The strings extension gives split, lowerAscii, indexOf, join, … as Kubernetes enables.
+        let _ = ::cel::extensions::strings(&mut env);
+        let _ = ::cel::extensions::lists(&mut env);
+        Arc::new(env)
+    })
+}
+
+type Cache = Mutex<HashMap<String, Result<Arc<Program>, String>>>;
+
+/// Compiles a rule once per process (the same text in many CRD variants shares one program).
+pub fn compile(rule: &str) -> Result<Arc<Program>, String> {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    if let Ok(guard) = cache.lock() {
+        if let Some(hit) = guard.get(rule) {
+            return hit.clone();
+        }
+    }
+    let compiled = std::panic::catch_unwind(|| env().compile(rule))
+        .map_err(|_| "the CEL parser panicked".to_string())
+        .and_then(|r| r.map_err(|e| format!("cannot parse: {e}")))
+        .map(Arc::new);
+    if let Ok(mut guard) = cache.lock() {
+        guard.insert(rule.to_string(), compiled.clone());
+    }
+    compiled
+}
+
+/// Converts a JSON value as the API server hands it to CEL.
+pub fn to_cel(v: &serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => Value::Int(i),
+            (None, Some(u), _) => Value::UInt(u),
+            (_, _, Some(f)) => Value::Float(f),
+            _ => Value::Null,
+        },
+        J::String(s) => Value::String(Arc::new(s.clone())),
+        J::Array(items) => Value::List(Arc::new(items.iter().map(to_cel).collect())),
+        J::Object(map) => {
+            let m: HashMap<String, Value> =
+                map.iter().map(|(k, v)| (k.clone(), to_cel(v))).collect();
+            Value::from(m)
+        }
+    }
+}
+
+/// An optional value (`optionalOldSelf` binds `oldSelf` as one).
+pub fn optional(v: Option<Value>) -> Value {
+    let o = match v {
+        Some(v) => ::cel::objects::OptionalValue::of(v),
+        None => ::cel::objects::OptionalValue::none(),
+    };
+    Value::Opaque(Arc::new(o))
+}
+
+/// Runs a compiled program with `self` (and `oldSelf` for transition rules) bound.
+pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, Failure> {
+    thread_local! {
+        // The Kubernetes library is registered once per thread; each evaluation binds `self`
+        // and `oldSelf` in a child scope.
+        static ROOT: Context<'static, 'static> = {
+            let mut ctx = Context::with_env(env().clone());
+            k8s::register(&mut ctx);
+            ctx
+        };
+    }
+    ROOT.with(|root| {
+        let mut ctx = root.new_inner_scope();
+        ctx.add_variable_from_value("self", this.clone());
+        if let Some(old) = old {
+            ctx.add_variable_from_value("oldSelf", old.clone());
+        }
+        execute(program, &ctx)
+    })
+}
+
+fn execute(program: &Program, ctx: &Context<'_, '_>) -> Result<Value, Failure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| program.execute(ctx)))
+        .map_err(|_| Failure::Unsupported("the CEL interpreter panicked".to_string()))?
+        .map_err(|e| {
+            use ::cel::ExecutionError as E;
+            match &e {
+                E::NoSuchKey(k) => Failure::Rejected(format!("no such key: {k}")),
+                E::IndexOutOfBounds(_)
+                | E::DivisionByZero(_)
+                | E::RemainderByZero(_)
+                | E::Overflow(..) => Failure::Rejected(e.to_string()),
+                _ => Failure::Unsupported(e.to_string()),
+            }
+        })
+}
+
+/// Why a program did not yield a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// An error the API server reports as a rejection too.
+    Rejected(String),
+    /// Something nodecast does not implement, or a type it binds differently.
+    Unsupported(String),
+}
+
+/// Evaluates a rule: `Pass` when it yields `true`, `Fail` on `false`.
+pub fn evaluate(rule: &str, this: &Value, old: Option<&Value>) -> Outcome {
+    let program = match compile(rule) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Unevaluable(e),
+    };
+    match run(&program, this, old) {
+        Ok(Value::Bool(true)) => Outcome::Pass,
+        Ok(Value::Bool(false)) => Outcome::Fail,
+        Ok(other) => Outcome::Unevaluable(format!("the rule yields {other:?}, not a boolean")),
+        Err(Failure::Rejected(e)) => Outcome::Error(e),
+        Err(Failure::Unsupported(e)) => Outcome::Unevaluable(e),
+    }
+}
+
+/// Evaluates a `messageExpression`; `None` when it cannot (the static message is used then).
+pub fn message(expr: &str, this: &Value, old: Option<&Value>) -> Option<String> {
+    let program = compile(expr).ok()?;
+    match run(&program, this, old) {
+        Ok(Value::String(s)) if !s.trim().is_empty() => Some(s.to_string()),
+        _ => None,
+    }
+}

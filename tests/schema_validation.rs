@@ -1,0 +1,404 @@
+//! Schema validation through the real binary: embedded manifests, CRDs found in the repository,
+//! `--schemas`, feature-set variants, transition rules against a Git base, `--verbose` and
+//! `schema-coverage`.
+
+mod common;
+
+use common::{diag_lines, hosted_cluster, node_pool, nodecast, Repo};
+
+fn repo_with(files: &[(&str, &str)]) -> Repo {
+    let repo = Repo::new();
+    for (p, c) in files {
+        repo.write(p, c);
+    }
+    repo.commit("files");
+    repo
+}
+
+/// A CRD of a group nodecast does not bundle, with an enum, an int-or-string field and CEL rules
+/// (one calling a function nodecast does not implement).
+const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          apiVersion: {type: string}
+          kind: {type: string}
+          metadata: {type: object}
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: \"self.size == 'large' || self.count <= 3\"
+              message: only large widgets may have more than 3 parts
+              fieldPath: .count
+            - rule: \"!has(self.limit) || quantity(self.limit).isGreaterThan(quantity('0'))\"
+              message: limit must be positive
+            properties:
+              size:
+                type: string
+                enum: [small, large]
+              count:
+                type: integer
+              budget:
+                x-kubernetes-int-or-string: true
+              limit:
+                type: string
+";
+
+#[test]
+fn crds_in_the_repository_are_used_for_their_kinds() {
+    let widget = |name: &str, size: &str| {
+        format!(
+            "apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  size: {size}
+  count: 5
+  budget: 10%
+  limit: 1Gi
+"
+        )
+    };
+    let repo = repo_with(&[
+        ("crd.yaml", WIDGET_CRD),
+        ("a.yaml", &widget("w", "small")),
+        ("b.yaml", &widget("v", "medium")),
+    ]);
+    let run = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]);
+    let r = run.json();
+    // a.yaml: the CEL rule fails; its fieldPath puts the finding at `count` (line 8, column 10).
+    // b.yaml: `medium` is not in the enum (line 7, column 9); as on the API server, the CEL rules
+    // are then not evaluated. `budget: 10%` is a valid int-or-string in both.
+    assert_eq!(
+        diag_lines(&r),
+        vec!["V103 error a.yaml:8:10", "V101 error b.yaml:7:9"]
+    );
+    assert_eq!(run.code, 1);
+    let d = &r["diagnostics"];
+    assert_eq!(
+        d[0]["message"],
+        "rejected by the API server: spec.count: Invalid value: \"object\": only large widgets may have more than 3 parts"
+    );
+    assert_eq!(
+        d[1]["message"],
+        "rejected by the API server: spec.size: Unsupported value: \"medium\": supported values: \"small\", \"large\""
+    );
+    assert_eq!(d[1]["help"], "use one of \"small\", \"large\"");
+    assert_eq!(
+        d[1]["notes"][0],
+        "the API server checks the CRD's CEL rules only once this is fixed, and so does nodecast"
+    );
+
+    // The rule nodecast cannot evaluate (`quantity`) is not a finding; --verbose lists it.
+    let verbose = nodecast(repo.path(), &["check", "--no-base", "--verbose"]);
+    assert!(
+        verbose.stderr.contains("1 CEL rule evaluation(s) skipped"),
+        "{}",
+        verbose.stderr
+    );
+    assert!(
+        verbose
+            .stderr
+            .contains("Widget/default/w spec: `!has(self.limit) || quantity("),
+        "{}",
+        verbose.stderr
+    );
+}
+
+#[test]
+fn schemas_dir_adds_crds() {
+    let dir = tempfile::tempdir().unwrap();
+    let schemas = dir.path().join("schemas");
+    std::fs::create_dir_all(&schemas).unwrap();
+    std::fs::write(schemas.join("widget.crd.yaml"), WIDGET_CRD).unwrap();
+    let manifests = dir.path().join("manifests");
+    std::fs::create_dir_all(&manifests).unwrap();
+    std::fs::write(
+        manifests.join("w.yaml"),
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: large\n  colour: red\n",
+    )
+    .unwrap();
+    let without = nodecast(
+        dir.path(),
+        &["check", "--no-base", "manifests", "--format", "json"],
+    );
+    assert_eq!(diag_lines(&without.json()), Vec::<String>::new());
+    let with = nodecast(
+        dir.path(),
+        &[
+            "check",
+            "--no-base",
+            "manifests",
+            "--schemas",
+            "schemas",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(diag_lines(&with.json()), vec!["V102 warning w.yaml:7:3"]);
+    let missing = nodecast(
+        dir.path(),
+        &["check", "--no-base", "manifests", "--schemas", "nope"],
+    );
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("--schemas nope"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn manifests_embedded_in_configmaps_are_validated_in_the_outer_file() {
+    let cm = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: worker-mc
+  namespace: clusters
+data:
+  config: |
+    apiVersion: machineconfiguration.openshift.io/v1
+    kind: MachineConfig
+    metadata:
+      name: 50-kargs
+    spec:
+      kernelArgument:
+      - nosmt
+";
+    let repo = repo_with(&[
+        ("hc.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("np.yaml", &node_pool("workers", "prod", 3, &["worker-mc"])),
+        ("cm.yaml", cm),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    // `kernelArgument` (line 13, column 7 of the outer file) is not a MachineConfig field.
+    assert_eq!(diag_lines(&r), vec!["V102 warning cm.yaml:13:7"]);
+    let d = &r["diagnostics"][0];
+    assert_eq!(
+        d["object"],
+        "MachineConfig/50-kargs (in ConfigMap/clusters/worker-mc data.config)"
+    );
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .starts_with("did you mean `kernelArguments`?"),
+        "{d}"
+    );
+}
+
+#[test]
+fn the_feature_set_of_the_hosted_cluster_selects_the_crd_variant() {
+    // spec.osImageStream exists only in the TechPreviewNoUpgrade NodePool CRD of this snapshot.
+    // (rhel-10 on a 4.18 release is also refused by the NodePool controller: H108.)
+    let np = node_pool("workers", "prod", 3, &[]) + "  osImageStream:\n    name: rhel-10\n";
+    let repo = repo_with(&[
+        ("hc.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("np.yaml", &np),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        diag_lines(&r),
+        vec!["V102 warning np.yaml:15:3", "H108 error np.yaml:16:11"]
+    );
+    assert!(r["diagnostics"][0]["help"]
+        .as_str()
+        .unwrap()
+        .contains("the Default schema of NodePool"));
+
+    let forced = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--no-base",
+            "--feature-set",
+            "TechPreviewNoUpgrade",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(diag_lines(&forced), vec!["H108 error np.yaml:16:11"]);
+
+    let tech_preview = hosted_cluster("prod", "4.18.5")
+        + "  configuration:\n    featureGate:\n      featureSet: TechPreviewNoUpgrade\n";
+    repo.write("hc.yaml", &tech_preview);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["H108 error np.yaml:16:11"]);
+}
+
+#[test]
+fn transition_rules_compare_with_the_base_revision() {
+    let repo = repo_with(&[
+        ("hc.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("np.yaml", &node_pool("workers", "prod", 3, &[])),
+    ]);
+    // upgradeType is immutable (`self == oldSelf`); line 10, column 18.
+    repo.write(
+        "np.yaml",
+        &node_pool("workers", "prod", 3, &[])
+            .replace("upgradeType: Replace", "upgradeType: InPlace"),
+    );
+    let run = nodecast(repo.path(), &["check", "--format", "json"]);
+    let r = run.json();
+    // The HyperShift model's H110 says the same on the same line: the CRD's rule is kept, and
+    // the forecast says the NodePool is blocked.
+    assert_eq!(diag_lines(&r), vec!["V104 error np.yaml:10:18"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(r["forecast"][0]["action"], "blocked");
+    let d = &r["diagnostics"][0];
+    assert_eq!(
+        d["message"],
+        "the API server rejects this update: spec.management.upgradeType: Invalid value: \"string\": UpgradeType is immutable"
+    );
+    assert_eq!(d["related"][0]["revision"], "base");
+    assert_eq!(d["related"][0]["line"], 10);
+    assert_eq!(d["related"][0]["column"], 18);
+
+    // A new object has no old self: the same manifest is fine on create.
+    let fresh = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&fresh), Vec::<String>::new());
+}
+
+#[test]
+fn duplicate_keys_and_core_kinds() {
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\ndata:\n  replicas: 3\n";
+    let repo = repo_with(&[("cm.yaml", cm)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["V101 error cm.yaml:7:13"]);
+    assert_eq!(
+        r["diagnostics"][0]["message"],
+        "rejected by the API server: data.replicas: Invalid value: \"integer\": data.replicas in body must be of type string"
+    );
+}
+
+#[test]
+fn schema_coverage_meets_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = nodecast(dir.path(), &["schema-coverage"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .contains("hypershift.openshift.io/NodePool/v1beta1/Default"),
+        "{}",
+        run.stdout
+    );
+    let total = run.stdout.lines().last().unwrap_or_default();
+    assert!(total.starts_with("total"), "{total}");
+    assert!(total.ends_with("(100.0%)"), "{total}");
+}
+
+#[test]
+fn secret_data_must_be_base64() {
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: x\ndata:\n  ok: aGVsbG8=\n  token: not base64!\nstringData:\n  plain: not base64!\n";
+    let repo = repo_with(&[("secret.yaml", secret)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["V101 error secret.yaml:8:10"]);
+    assert_eq!(
+        r["diagnostics"][0]["help"],
+        "encode the value in base64 (or put plain text under `stringData`)"
+    );
+}
+
+#[test]
+fn kustomize_patches_are_checked_for_what_they_hold() {
+    let kustomization = "resources:\n- ../base\npatches:\n- path: nodepool-patch.yaml\n  target:\n    kind: NodePool\n";
+    // A partial NodePool: no clusterName/release/platform (required), a strategic-merge
+    // directive, a null that deletes a field, and one misspelt field (line 9).
+    let patch = "apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata:
+  name: workers
+  namespace: clusters
+spec:
+  $patch: merge
+  nodeDrainTimeout: null
+  replica: 5
+";
+    let repo = repo_with(&[
+        ("overlays/prod/kustomization.yaml", kustomization),
+        ("overlays/prod/nodepool-patch.yaml", patch),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        diag_lines(&r),
+        vec!["V102 warning overlays/prod/nodepool-patch.yaml:9:3"]
+    );
+    // The same file outside a kustomization is a whole object, missing its required fields.
+    let lone = repo_with(&[("np.yaml", patch)]);
+    let r = nodecast(lone.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert!(
+        diag_lines(&r)
+            .iter()
+            .any(|l| l.starts_with("V101 error np.yaml:6:1")),
+        "{:?}",
+        diag_lines(&r)
+    );
+}
+
+#[test]
+fn the_cluster_feature_gate_selects_the_crd_variant_for_standalone_kinds() {
+    // spec.systemGomaxprocsBehavior is in the TechPreviewNoUpgrade KubeletConfig CRD only.
+    let kc = "apiVersion: machineconfiguration.openshift.io/v1
+kind: KubeletConfig
+metadata:
+  name: gomaxprocs
+spec:
+  machineConfigPoolSelector:
+    matchLabels:
+      pools.operator.machineconfiguration.openshift.io/worker: \"\"
+  systemGomaxprocsBehavior: Autosize
+";
+    let repo = repo_with(&[("kc.yaml", kc)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
+    repo.write(
+        "featuregate.yaml",
+        "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: TechPreviewNoUpgrade\n",
+    );
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    // The override wins over the FeatureGate.
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--no-base",
+            "--feature-set",
+            "Default",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
+}
+
+#[test]
+fn status_is_ignored_for_kinds_with_the_status_subresource() {
+    // The API server drops `status` from creates and updates of a NodePool: an exported
+    // manifest's stale or odd status is not a finding.
+    let np = node_pool("workers", "prod", 3, &[]) + "status:\n  replicas: many\n  bogus: 1\n";
+    let repo = repo_with(&[
+        ("hc.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("np.yaml", &np),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+}

@@ -6,6 +6,7 @@
 
 pub mod hypershift;
 pub mod mco;
+pub mod streams;
 
 use serde::Serialize;
 

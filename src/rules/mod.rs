@@ -43,6 +43,11 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+pub(crate) mod s101_nodepool_runc_dropin;
+pub(crate) mod s102_in_place_stream_rebase;
+pub(crate) mod s103_explicit_default_stream;
+pub(crate) mod s104_release_changes_os_stream;
+pub(crate) mod s105_stream_needs_feature_gate;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
 pub(crate) mod w103_rrule_portability;
@@ -143,6 +148,11 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &s101_nodepool_runc_dropin::RULE,
+    &s102_in_place_stream_rebase::RULE,
+    &s103_explicit_default_stream::RULE,
+    &s104_release_changes_os_stream::RULE,
+    &s105_stream_needs_feature_gate::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,
     &w103_rrule_portability::RULE,

@@ -10,6 +10,7 @@ mod hosted_cluster;
 mod impact;
 mod inputs;
 mod locate;
+mod os_stream;
 mod paused;
 mod shape;
 mod template;

@@ -48,6 +48,9 @@ pub(crate) mod s102_in_place_stream_rebase;
 pub(crate) mod s103_explicit_default_stream;
 pub(crate) mod s104_release_changes_os_stream;
 pub(crate) mod s105_stream_needs_feature_gate;
+pub(crate) mod s106_pool_stream_unavailable;
+pub(crate) mod s113_machineset_stream_label;
+pub(crate) mod s114_machineset_owned_skipped;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
 pub(crate) mod w103_rrule_portability;
@@ -153,6 +156,9 @@ pub static ALL: &[&Rule] = &[
     &s103_explicit_default_stream::RULE,
     &s104_release_changes_os_stream::RULE,
     &s105_stream_needs_feature_gate::RULE,
+    &s106_pool_stream_unavailable::RULE,
+    &s113_machineset_stream_label::RULE,
+    &s114_machineset_owned_skipped::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,
     &w103_rrule_portability::RULE,

@@ -14,7 +14,7 @@ mod os_stream;
 mod paused;
 mod shape;
 mod template;
-mod version;
+pub(crate) mod version;
 
 use std::collections::BTreeSet;
 

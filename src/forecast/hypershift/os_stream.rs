@@ -275,7 +275,9 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
     ))
     .object(np);
     if in_place(h) {
-        d = d.note("InPlace: the existing nodes are rebased across OS majors in place, with no way back");
+        d = d.note(
+            "InPlace: the existing nodes are rebased across OS majors in place, with no way back",
+        );
     } else {
         d = d.note("Replace: new machines boot the new stream's boot image");
     }

@@ -184,7 +184,11 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             overridden: false,
         });
     }
-    if let Some(stream) = facts.os_stream.as_ref().or(facts.stream.as_ref().map(|s| &s.0)) {
+    if let Some(stream) = facts
+        .os_stream
+        .as_ref()
+        .or(facts.stream.as_ref().map(|s| &s.0))
+    {
         if crate::forecast::streams::lacks_runc(stream) {
             if let Some(src) = runc_default(b) {
                 out.push(Refusal {

@@ -84,7 +84,11 @@ pub fn effective(side: &SideModel<'_>, p: &Pool) -> (String, Option<Src>) {
 
 /// The pool's stream change between base and head, when its effective stream differs: an OS
 /// image change, which always reboots and drains.
-pub fn change(base: &SideModel<'_>, head: &SideModel<'_>, p: &Pool) -> Option<super::decide::Reason> {
+pub fn change(
+    base: &SideModel<'_>,
+    head: &SideModel<'_>,
+    p: &Pool,
+) -> Option<super::decide::Reason> {
     let base_pool = base.pools.iter().find(|b| b.name == p.name)?;
     let (from, bsrc) = effective(base, base_pool);
     let (to, hsrc) = effective(head, p);
@@ -147,7 +151,10 @@ pub fn lint(scope: &Scope<'_>, head: &SideModel<'_>, out: &mut Vec<Diagnostic>) 
                     .label("unknown OS stream")
                     .help(match &names {
                         Some(n) => format!("use one of: {}", n.join(", ")),
-                        None => "use a stream the release ships: rhel-9, rhel-10 (centos-10 on OKD)".into(),
+                        None => {
+                            "use a stream the release ships: rhel-9, rhel-10 (centos-10 on OKD)"
+                                .into()
+                        }
                     })
                     .object(o.id.to_string()),
             );
@@ -185,7 +192,10 @@ fn labels<'a>(n: Option<&'a Node>) -> Vec<(&'a str, &'a str)> {
 /// The pool whose nodes a MachineSet's machines become (`node-role.kubernetes.io/<pool>` in
 /// the template's node labels; worker otherwise).
 fn pool_of<'a>(ms: &Object, pools: &'a [Pool]) -> Option<&'a Pool> {
-    let node_labels = labels(ms.root().path(&["spec", "template", "spec", "metadata", "labels"]));
+    let node_labels = labels(
+        ms.root()
+            .path(&["spec", "template", "spec", "metadata", "labels"]),
+    );
     let role = node_labels
         .iter()
         .filter_map(|(k, _)| k.strip_prefix("node-role.kubernetes.io/"))

@@ -163,6 +163,44 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 n,
                 &["Automatic", "Manual", "None"],
             );
+            if n.get("mode").and_then(Node::as_str) == Some("Automatic") {
+                c.automatic();
+            }
+        }
+    }
+}
+
+impl Check<'_, '_> {
+    /// Object rules while the status mode is Automatic: MachineSets stay fully managed.
+    fn automatic(&mut self) {
+        let root = self.o.root();
+        let spec = "/spec/managedBootImages/machineManagers";
+        if let Some(list) = root
+            .path(&["spec", "managedBootImages", "machineManagers"])
+            .and_then(Node::as_seq)
+        {
+            if list.is_empty() {
+                self.push(spec, "when skew enforcement is in Automatic mode, managedBootImages.machineManagers must not be an empty list".into(), "keep a machinesets manager with selection mode All, or set bootImageSkewEnforcement.mode: Manual first");
+            }
+            for (i, m) in list.iter().enumerate() {
+                let mode = m.path(&["selection", "mode"]).and_then(Node::as_str);
+                if m.get("resource").and_then(Node::as_str) == Some("machinesets")
+                    && mode != Some("All")
+                {
+                    self.push(&format!("{spec}/{i}/selection/mode"), "when skew enforcement is in Automatic mode, any MachineAPI MachineSet MachineManager must use selection mode 'All'".into(), "use selection mode All for machinesets, or set bootImageSkewEnforcement.mode: Manual first");
+                }
+            }
+        }
+        let status = root
+            .path(&["status", "managedBootImagesStatus", "machineManagers"])
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        let all = status.iter().any(|m| {
+            m.get("resource").and_then(Node::as_str) == Some("machinesets")
+                && m.path(&["selection", "mode"]).and_then(Node::as_str) == Some("All")
+        });
+        if !all {
+            self.push("/status/managedBootImagesStatus", "when skew enforcement is in Automatic mode, managedBootImagesStatus must contain a MachineManager opting in all MachineAPI MachineSets".into(), "status is controller-owned: do not edit it in Git");
         }
     }
 }

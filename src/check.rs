@@ -64,6 +64,8 @@ pub struct Options {
     pub min_permitted_hours: u32,
     /// Configuration, suppressions, baseline and acknowledgements.
     pub policy: crate::policy::Policy,
+    /// Boot image metadata given with `--stream-metadata` (else the repository's ConfigMap).
+    pub stream_metadata: Option<crate::forecast::boot_images::Metadata>,
 }
 
 impl Options {
@@ -79,6 +81,7 @@ impl Options {
             per_node_minutes: 10,
             min_permitted_hours: 48,
             policy: Default::default(),
+            stream_metadata: None,
         }
     }
 }

@@ -50,6 +50,7 @@ pub(crate) mod s103_explicit_default_stream;
 pub(crate) mod s104_release_changes_os_stream;
 pub(crate) mod s105_stream_needs_feature_gate;
 pub(crate) mod s106_pool_stream_unavailable;
+pub(crate) mod s107_boot_image_unavailable;
 pub(crate) mod s108_managed_boot_images_invalid;
 pub(crate) mod s109_skew_enforcement_invalid;
 pub(crate) mod s110_boot_image_skew_limit;
@@ -172,6 +173,7 @@ pub static ALL: &[&Rule] = &[
     &s104_release_changes_os_stream::RULE,
     &s105_stream_needs_feature_gate::RULE,
     &s106_pool_stream_unavailable::RULE,
+    &s107_boot_image_unavailable::RULE,
     &s108_managed_boot_images_invalid::RULE,
     &s109_skew_enforcement_invalid::RULE,
     &s110_boot_image_skew_limit::RULE,

@@ -8,13 +8,15 @@ use nodecast_yaml::Node;
 use super::inputs::Side;
 use super::locate::key_span;
 use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::forecast::boot_images::{self, Metadata};
 use crate::forecast::streams;
+use crate::forecast::Input;
 use crate::inventory::ReferenceKind;
 use crate::parse::IgnitionSource;
 use crate::rules::{
     s101_nodepool_runc_dropin as s101, s102_in_place_stream_rebase as s102,
     s103_explicit_default_stream as s103, s104_release_changes_os_stream as s104,
-    s105_stream_needs_feature_gate as s105,
+    s105_stream_needs_feature_gate as s105, s107_boot_image_unavailable as s107,
 };
 
 const STREAM: &str = "/spec/osImageStream/name";
@@ -51,10 +53,11 @@ fn os_name(stream: &str) -> String {
 }
 
 /// Every stream finding of one NodePool revision (and its transition from base).
-pub fn findings(b: Option<&Side<'_>>, h: &Side<'_>) -> Vec<Diagnostic> {
+pub fn findings(input: &Input<'_>, b: Option<&Side<'_>>, h: &Side<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let np = h.np.id.to_string();
     runc_dropin(h, &np, &mut out);
+    boot_image(input, h, &np, &mut out);
     gate(h, &np, &mut out);
     if let Some(b) = b {
         transitions(b, h, &np, &mut out);
@@ -282,4 +285,81 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
         d = d.note("Replace: new machines boot the new stream's boot image");
     }
     out.push(d.severity(Severity::Warning));
+}
+
+/// The boot image metadata: `--stream-metadata`, else the repository's `coreos-bootimages`.
+fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
+    if let Some(m) = &input.options.stream_metadata {
+        return Some((m.clone(), "--stream-metadata".into()));
+    }
+    h.inv
+        .objects
+        .iter()
+        .find(|o| {
+            o.id.group.is_empty()
+                && o.id.kind == "ConfigMap"
+                && o.id.name == "coreos-bootimages"
+                && o.id.namespace.as_deref() == Some("openshift-machine-config-operator")
+        })
+        .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
+}
+
+fn boot_image(input: &Input<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) {
+    let root = h.np.root();
+    let platform = root
+        .path(&["spec", "platform", "type"])
+        .and_then(Node::as_str)
+        .unwrap_or("");
+    // A NodePool that names its own image does not use the release's boot images.
+    if root.path(&["spec", "platform", "aws", "ami"]).is_some()
+        || root.path(&["spec", "platform", "azure", "image"]).is_some()
+    {
+        return;
+    }
+    let Some((meta, from)) = metadata(input, h) else {
+        return;
+    };
+    let region_key = match platform {
+        "AWS" => Some(["spec", "platform", "aws", "region"]),
+        "PowerVS" => Some(["spec", "platform", "powervs", "region"]),
+        _ => None,
+    };
+    let region = region_key.and_then(|k| {
+        h.hc.and_then(|hc| hc.root().path(&k))
+            .and_then(Node::as_str)
+    });
+    let stream = effective(h);
+    let arch = boot_images::coreos_arch(root.path(&["spec", "arch"]).and_then(Node::as_str));
+    let Some(why) = meta.missing(&boot_images::Target {
+        stream: &stream,
+        arch,
+        platform,
+        region,
+    }) else {
+        return;
+    };
+    let pointer = if explicit(h).is_some() {
+        STREAM
+    } else {
+        "/spec/release/image"
+    };
+    let mut d = Diagnostic::new(
+        &s107::RULE,
+        format!(
+            "NodePool {} gets no machines: {why}",
+            h.np.id.name
+        ),
+        at(h, pointer),
+    )
+    .label(format!("selects the {stream} boot image"))
+    .help("choose a stream, architecture or region the release ships boot images for, or set an explicit image on the NodePool's platform")
+    .note(format!("the controller sets ValidPlatformImage=False and creates no machines (boot image metadata from {from})"))
+    .object(np);
+    if let (Some(hc), Some(k)) = (h.hc, region_key) {
+        d = d.related(
+            Location::head(&hc.path, key_span(hc.root(), &format!("/{}", k.join("/")))),
+            "the HostedCluster's region",
+        );
+    }
+    out.push(d);
 }

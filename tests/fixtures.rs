@@ -115,7 +115,7 @@ fn every_rule_has_a_fixture() {
 }
 
 #[test]
-fn demo_runs_clean_and_reports_its_changes() {
+fn demo_reports_its_changes_and_one_error() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&project_root().join("testdata/demo"), tmp.path());
     let demo = tmp.path();
@@ -123,11 +123,16 @@ fn demo_runs_clean_and_reports_its_changes() {
         demo,
         &["check", "--base-dir", "before", "after", "--format", "json"],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // One error (the stream the infra pool pins is not offered) ⇒ exit 1, never 2.
+    assert_eq!(run.code, 1, "{}", run.stderr);
     let r = run.json();
     assert_eq!(
         diag_lines(&r),
-        vec!["Y003 warning hosted/clusters/hostedcluster.yaml:9:33"]
+        vec![
+            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33",
+            "S106 error standalone/ocp-lab/machineconfigpools.yaml:51:11",
+            "S110 warning standalone/ocp-lab/machineconfiguration.yaml:11:7",
+        ]
     );
     let mut objects: Vec<(String, String)> = r["changes"]
         .as_array()
@@ -148,6 +153,8 @@ fn demo_runs_clean_and_reports_its_changes() {
             expect("ConfigMap/clusters/worker-tuning-mc"),
             expect("HostedCluster/clusters/prod-east"),
             expect("MachineConfig/50-worker-kernel-args"),
+            expect("MachineConfigPool/infra"),
+            ("MachineConfiguration/cluster".to_string(), "added".to_string()),
             expect("NodePool/clusters/prod-east-infra"),
             expect("NodePool/clusters/prod-east-workers"),
         ]
@@ -161,6 +168,6 @@ fn demo_human_output() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&project_root().join("testdata/demo"), tmp.path());
     let run = nodecast(tmp.path(), &["check", "--base-dir", "before", "after"]);
-    assert_eq!(run.code, 0);
+    assert_eq!(run.code, 1);
     insta::assert_snapshot!(run.stdout);
 }

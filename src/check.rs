@@ -66,6 +66,8 @@ pub struct Options {
     pub policy: crate::policy::Policy,
     /// Boot image metadata given with `--stream-metadata` (else the repository's ConfigMap).
     pub stream_metadata: Option<crate::forecast::boot_images::Metadata>,
+    /// The platform assumed when the repository holds no `Infrastructure/cluster` (`platform:`).
+    pub assumed_platform: Option<String>,
 }
 
 impl Options {
@@ -82,6 +84,7 @@ impl Options {
             min_permitted_hours: 48,
             policy: Default::default(),
             stream_metadata: None,
+            assumed_platform: None,
         }
     }
 }

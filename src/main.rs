@@ -367,6 +367,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
                 options.cluster_roots.push(r.clone());
             }
         }
+        options.assumed_platform = config.platform.clone();
         options.policy.config = config;
     }
     let baseline = match (&args.baseline, &options.policy.config.baseline) {

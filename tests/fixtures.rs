@@ -154,7 +154,10 @@ fn demo_reports_its_changes_and_one_error() {
             expect("HostedCluster/clusters/prod-east"),
             expect("MachineConfig/50-worker-kernel-args"),
             expect("MachineConfigPool/infra"),
-            ("MachineConfiguration/cluster".to_string(), "added".to_string()),
+            (
+                "MachineConfiguration/cluster".to_string(),
+                "added".to_string()
+            ),
             expect("NodePool/clusters/prod-east-infra"),
             expect("NodePool/clusters/prod-east-workers"),
         ]

@@ -1,11 +1,13 @@
 //! S108: `MachineConfiguration` `spec.managedBootImages.machineManagers` is rejected or unsupported.
+//!
+//! The structure is checked here; platform support needs the cluster's platform, which the MCO
+//! model knows per cluster (`forecast/mco/streams.rs`), so that part is produced there.
 
 use nodecast_yaml::Node;
 
 use super::revisions::{at, pairs};
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::inventory::Object;
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -16,38 +18,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-/// Platforms whose MachineSets the boot image controller updates (VAP `update-bootimages`).
-const MACHINESET_PLATFORMS: [&str; 4] = ["AWS", "GCP", "VSphere", "Azure"];
-/// Platforms whose ControlPlaneMachineSets it updates (VAP `update-bootimages-cpms`).
-const CPMS_PLATFORMS: [&str; 3] = ["AWS", "GCP", "Azure"];
 const MAX_MANAGERS: usize = 5;
-
-/// The platform of the cluster the object belongs to: the `Infrastructure/cluster` in the
-/// repository that shares the longest folder prefix with it.
-pub(crate) fn platform<'a>(ctx: &Context<'a>, o: &Object) -> Option<&'a str> {
-    let common = |p: &str| {
-        p.chars()
-            .zip(o.path.chars())
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
-    ctx.head
-        .objects
-        .iter()
-        .filter(|i| {
-            i.id.group == "config.openshift.io"
-                && i.id.kind == "Infrastructure"
-                && i.id.name == "cluster"
-        })
-        .max_by_key(|i| common(&i.path))
-        .and_then(|i| {
-            let r = i.root();
-            r.path(&["status", "platformStatus", "type"])
-                .or_else(|| r.path(&["status", "platform"]))
-                .or_else(|| r.path(&["spec", "platformSpec", "type"]))
-                .and_then(Node::as_str)
-        })
-}
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, o) in pairs(
@@ -133,16 +104,6 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         .into(),
                     "use mode All or None for controlplanemachinesets",
                 );
-            }
-            if let Some(platform) = platform(ctx, o) {
-                let supported: &[&str] = if resource == "controlplanemachinesets" {
-                    &CPMS_PLATFORMS
-                } else {
-                    &MACHINESET_PLATFORMS
-                };
-                if (mode == "All" || mode == "Partial") && !supported.contains(&platform) {
-                    push(p.clone(), format!("boot image updates for {resource} are not supported on platform {platform} (only {})", supported.join(", ")), "remove the entry, or set its selection mode to None");
-                }
             }
         }
     }

@@ -71,7 +71,12 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let managed = generated::managed([&base_objs, &head_objs]);
     let head = side_model(head_objs, managed);
     lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics);
-    streams::lint(&scope, &head, &mut out.diagnostics);
+    streams::lint(
+        &scope,
+        &head,
+        input.options.assumed_platform.as_deref(),
+        &mut out.diagnostics,
+    );
     if scope.changes.is_empty() {
         return;
     }

@@ -14,8 +14,8 @@ use crate::diagnostic::{Diagnostic, Location};
 use crate::forecast::streams;
 use crate::inventory::Object;
 use crate::rules::{
-    s106_pool_stream_unavailable as s106, s113_machineset_stream_label as s113,
-    s114_machineset_owned_skipped as s114,
+    s106_pool_stream_unavailable as s106, s108_managed_boot_images_invalid as s108,
+    s113_machineset_stream_label as s113, s114_machineset_owned_skipped as s114,
 };
 use crate::text::is_dns_subdomain;
 
@@ -129,8 +129,15 @@ fn value_at(o: &Object, keys: &[&str]) -> Location {
     Location::head(&o.path, span)
 }
 
-/// Findings about stream names (S106) and MachineSets (S113, S114) of one cluster's head.
-pub fn lint(scope: &Scope<'_>, head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
+/// Findings about stream names (S106), MachineSets (S113, S114) and boot image management
+/// platforms (S108) of one cluster's head; `assumed` is the configured platform.
+pub fn lint(
+    scope: &Scope<'_>,
+    head: &SideModel<'_>,
+    assumed: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) {
+    boot_image_platforms(head, assumed, out);
     let ois = os_image_stream(&head.objects);
     let names = ois.map(available).filter(|a| !a.is_empty());
     let mut check = |o: &Object, keys: &[&str], what: String| {
@@ -181,7 +188,7 @@ pub fn lint(scope: &Scope<'_>, head: &SideModel<'_>, out: &mut Vec<Diagnostic>) 
 
 const STREAM_LABEL: &str = "machineconfiguration.openshift.io/osstream";
 
-fn labels<'a>(n: Option<&'a Node>) -> Vec<(&'a str, &'a str)> {
+fn labels(n: Option<&Node>) -> Vec<(&str, &str)> {
     n.and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
@@ -268,5 +275,81 @@ fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
                 .object(ms.id.to_string()),
             );
         }
+    }
+}
+
+/// Platforms whose MachineSets the boot image controller updates (VAP `update-bootimages`).
+const MACHINESET_PLATFORMS: [&str; 4] = ["AWS", "GCP", "VSphere", "Azure"];
+/// Platforms whose ControlPlaneMachineSets it updates (VAP `update-bootimages-cpms`).
+const CPMS_PLATFORMS: [&str; 3] = ["AWS", "GCP", "Azure"];
+
+/// The cluster's platform: `Infrastructure/cluster`, else the configured one.
+fn platform<'a>(head: &SideModel<'a>, assumed: Option<&'a str>) -> Option<(&'a str, bool)> {
+    find(
+        &head.objects,
+        "config.openshift.io",
+        "Infrastructure",
+        "cluster",
+    )
+    .and_then(|i| {
+        let r = i.root();
+        r.path(&["status", "platformStatus", "type"])
+            .or_else(|| r.path(&["status", "platform"]))
+            .or_else(|| r.path(&["spec", "platformSpec", "type"]))
+            .and_then(Node::as_str)
+    })
+    .map(|p| (p, false))
+    .or(assumed.map(|p| (p, true)))
+}
+
+fn boot_image_platforms(head: &SideModel<'_>, assumed: Option<&str>, out: &mut Vec<Diagnostic>) {
+    let Some(mc) = super::side::machine_configuration(&head.objects) else {
+        return;
+    };
+    let Some((platform, is_assumed)) = platform(head, assumed) else {
+        return;
+    };
+    let list = mc
+        .root()
+        .path(&["spec", "managedBootImages", "machineManagers"])
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    for (i, m) in list.iter().enumerate() {
+        let resource = m.get("resource").and_then(Node::as_str).unwrap_or("");
+        let mode = m.path(&["selection", "mode"]).and_then(Node::as_str);
+        let supported: &[&str] = match resource {
+            "machinesets" => &MACHINESET_PLATFORMS,
+            "controlplanemachinesets" => &CPMS_PLATFORMS,
+            _ => continue,
+        };
+        if !matches!(mode, Some("All") | Some("Partial")) || supported.contains(&platform) {
+            continue;
+        }
+        let source = if is_assumed {
+            "the configured `platform`"
+        } else {
+            "Infrastructure/cluster"
+        };
+        out.push(
+            Diagnostic::new(
+                &s108::RULE,
+                format!(
+                    "MachineConfiguration {} is rejected: boot image updates for {resource} are not supported on platform {platform} (only {})",
+                    mc.id.name,
+                    supported.join(", ")
+                ),
+                Location::head(
+                    &mc.path,
+                    super::config::locate(
+                        mc.root(),
+                        &format!("/spec/managedBootImages/machineManagers/{i}"),
+                    ),
+                ),
+            )
+            .label("unsupported platform")
+            .help("remove the entry, or set its selection mode to None")
+            .note(format!("platform {platform} from {source}; admission policy update-bootimages denies the object"))
+            .object(mc.id.to_string()),
+        );
     }
 }

@@ -89,6 +89,22 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
         };
         for emb in cm.parsed().embedded.iter().filter(|e| e.key == "config") {
             for d in &emb.docs {
+                let droot = &d.doc.root;
+                if droot.get("kind").and_then(Node::as_str) == Some("ContainerRuntimeConfig") {
+                    if let Some(rt) = droot
+                        .path(&["spec", "containerRuntimeConfig", "defaultRuntime"])
+                        .and_then(Node::as_str)
+                    {
+                        // The MCO writes this drop-in for a ContainerRuntimeConfig.
+                        out.push(Dropin {
+                            file: cm.path.clone(),
+                            path: "/etc/crio/crio.conf.d/01-ctrcfg-defaultRuntime".into(),
+                            span: droot.span,
+                            line: 1,
+                            runtime: rt.to_string(),
+                        });
+                    }
+                }
                 for f in &d.ignition {
                     let Some(path) = f.path.as_deref() else {
                         continue;

@@ -324,3 +324,70 @@ fn every_api_validation_case_is_judged_at_the_right_field() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!((caught, admitted, sch), (37, 46, 6));
 }
+
+fn hosted(release: &str) -> String {
+    format!(
+        "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: prod\n  namespace: clusters\nspec:\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:{release}-x86_64\n  platform:\n    type: AWS\n    aws:\n      region: us-east-1\n"
+    )
+}
+
+fn in_place_pool(release: &str, pin: Option<&str>) -> String {
+    let mut s = format!(
+        "apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata:\n  name: workers\n  namespace: clusters\nspec:\n  clusterName: prod\n  replicas: 2\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:{release}-x86_64\n  management:\n    upgradeType: InPlace\n  platform:\n    type: AWS\n    aws:\n      instanceType: m6i.xlarge\n"
+    );
+    if let Some(p) = pin {
+        s.push_str(&format!("  osImageStream:\n    name: {p}\n"));
+    }
+    s
+}
+
+/// In a real Git repository: upgrading an unpinned InPlace NodePool from 4.22 to 5.0 rolls it in
+/// place and moves its nodes to RHEL 10 (S104, at the release line); pinning rhel-9 in the same
+/// commit keeps RHEL 9 and raises nothing about streams.
+#[test]
+fn unpinned_upgrade_to_five_changes_the_os_and_pinning_fixes_it() {
+    let repo = common::Repo::new();
+    repo.write("clusters/hc.yaml", &hosted("5.0.0"));
+    repo.write("clusters/np.yaml", &in_place_pool("4.22.3", None));
+    repo.commit("4.22 NodePool under a 5.0 control plane");
+    repo.write("clusters/np.yaml", &in_place_pool("5.0.0", None));
+    repo.commit("upgrade");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD^",
+            "--format",
+            "json",
+            "--now",
+            "2026-11-21T12:00:00Z",
+        ],
+    )
+    .json();
+    assert_eq!(
+        common::diag_lines(&r),
+        vec!["S104 warning clusters/np.yaml:10:5"]
+    );
+    assert_eq!(r["forecast"][0]["action"], "in-place");
+    let message = r["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("RHEL 9 → RHEL 10"), "{message}");
+
+    repo.write("clusters/np.yaml", &in_place_pool("5.0.0", Some("rhel-9")));
+    repo.commit("upgrade, pinned");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD~2",
+            "--format",
+            "json",
+            "--now",
+            "2026-11-21T12:00:00Z",
+        ],
+    )
+    .json();
+    assert_eq!(common::diag_lines(&r), Vec::<String>::new());
+    assert_eq!(r["forecast"][0]["action"], "in-place");
+}

@@ -73,6 +73,8 @@ struct Dropin {
     span: nodecast_yaml::Span,
     line: usize,
     runtime: String,
+    /// Written for a ContainerRuntimeConfig (HyperShift detects those itself: H108).
+    from_ctrcfg: bool,
 }
 
 fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
@@ -102,6 +104,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                             span: droot.span,
                             line: 1,
                             runtime: rt.to_string(),
+                            from_ctrcfg: true,
                         });
                     }
                 }
@@ -137,6 +140,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                         span: f.source_span,
                         line,
                         runtime: rt.to_string(),
+                        from_ctrcfg: false,
                     });
                 }
             }
@@ -155,7 +159,7 @@ fn runc_dropin(h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) {
     let Some(last) = crio_dropins(h).pop() else {
         return;
     };
-    if last.runtime != "runc" {
+    if last.runtime != "runc" || last.from_ctrcfg {
         return;
     }
     let how = if explicit(h).is_some() {

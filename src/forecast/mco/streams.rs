@@ -102,9 +102,18 @@ pub fn change(
     if let Some(s) = bsrc {
         srcs.push((crate::diagnostic::Side::Base, s));
     }
+    let offered = os_image_stream(&head.objects)
+        .map(available)
+        .filter(|a| !a.is_empty())
+        .is_none_or(|a| a.contains(&to));
+    let caveat = if offered {
+        ""
+    } else {
+        " (OSImageStream/cluster does not offer it yet: admission denies the pool until it does, see S106)"
+    };
     Some(super::decide::Reason {
         summary: format!(
-            "OS stream {from} → {to}: a new OS image → Reboot (an OS update always reboots)"
+            "OS stream {from} → {to}: a new OS image → Reboot (an OS update always reboots){caveat}"
         ),
         srcs,
     })

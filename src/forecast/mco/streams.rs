@@ -223,20 +223,30 @@ fn pool_of<'a>(ms: &Object, pools: &'a [Pool]) -> Option<&'a Pool> {
 fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
     let (default, _) = cluster_default(&head.objects);
     let mc = super::side::machine_configuration(&head.objects);
-    let opted_in = mc.is_some_and(|m| {
-        m.root()
-            .path(&["spec", "managedBootImages", "machineManagers"])
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .any(|mm| {
-                mm.get("resource").and_then(Node::as_str) == Some("machinesets")
-                    && matches!(
-                        mm.path(&["selection", "mode"]).and_then(Node::as_str),
-                        Some("All") | Some("Partial")
-                    )
-            })
-    });
+    let managers: Vec<&Node> = mc
+        .and_then(|m| {
+            m.root()
+                .path(&["spec", "managedBootImages", "machineManagers"])
+                .and_then(Node::as_seq)
+        })
+        .unwrap_or_default()
+        .iter()
+        .filter(|mm| mm.get("resource").and_then(Node::as_str) == Some("machinesets"))
+        .collect();
+    // Whether boot image management selects this MachineSet (All, or a Partial selector on its labels).
+    let opted_in = |ms: &Object| {
+        let labels = super::selector::labels_of(ms.root());
+        managers.iter().any(
+            |mm| match mm.path(&["selection", "mode"]).and_then(Node::as_str) {
+                Some("All") => true,
+                Some("Partial") => mm
+                    .path(&["selection", "partial", "machineResourceSelector"])
+                    .and_then(|n| super::selector::parse(n).ok())
+                    .is_some_and(|sel| sel.matches(&labels)),
+                _ => false,
+            },
+        )
+    };
     for ms in head
         .objects
         .iter()
@@ -266,7 +276,7 @@ fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
             .path(&["metadata", "ownerReferences"])
             .and_then(Node::as_seq)
             .is_some_and(|s| !s.is_empty());
-        if owned && opted_in {
+        if owned && opted_in(ms) {
             out.push(
                 Diagnostic::new(
                     &s114::RULE,

@@ -68,6 +68,10 @@ pub struct Options {
     pub policy: crate::policy::Policy,
     /// Schema validation settings (`--schemas`, `--feature-set`).
     pub validation: crate::validate::Settings,
+    /// Boot image metadata given with `--stream-metadata` (else the repository's ConfigMap).
+    pub stream_metadata: Option<crate::forecast::boot_images::Metadata>,
+    /// The platform assumed when the repository holds no `Infrastructure/cluster` (`platform:`).
+    pub assumed_platform: Option<String>,
 }
 
 impl Options {
@@ -84,6 +88,8 @@ impl Options {
             min_permitted_hours: 48,
             policy: Default::default(),
             validation: crate::validate::Settings::default(),
+            stream_metadata: None,
+            assumed_platform: None,
         }
     }
 }
@@ -112,7 +118,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
     let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
     diagnostics.extend(validation.diagnostics);
-    supersede_immutable_field_findings(&mut diagnostics);
+    supersede_duplicate_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,
@@ -164,17 +170,21 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     })
 }
 
-/// The CRD's own transition rule (V104) and the HyperShift model's immutable-field finding (H110)
-/// report the same rejection on the same line: keep the CRD's (the API server's own words). H110
-/// still speaks when schema validation is off or the CRD has no such rule; the forecast says
-/// `blocked` either way.
-fn supersede_immutable_field_findings(diagnostics: &mut Vec<Diagnostic>) {
+/// Two rules that report the same problem on the same line: the first of each pair gives way to
+/// the second. The CRD's transition rule (V104) speaks for the HyperShift model's immutable-field
+/// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
+/// off, so the API server drops `osImageStream`) explains the generic unknown-field V102.
+const SUPERSEDED: [(&str, &str); 2] = [("H110", "V104"), ("V102", "S105")];
+
+fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
     let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);
-    let transition: Vec<(String, Option<u32>)> = diagnostics
+    let present: Vec<(&'static str, String, Option<u32>)> = diagnostics
         .iter()
-        .filter(|d| d.code == "V104")
-        .map(|d| (d.location.path.clone(), line(d)))
+        .map(|d| (d.code, d.location.path.clone(), line(d)))
         .collect();
-    diagnostics
-        .retain(|d| d.code != "H110" || !transition.contains(&(d.location.path.clone(), line(d))));
+    diagnostics.retain(|d| {
+        !SUPERSEDED.iter().any(|(weaker, stronger)| {
+            d.code == *weaker && present.contains(&(*stronger, d.location.path.clone(), line(d)))
+        })
+    });
 }

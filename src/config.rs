@@ -14,7 +14,7 @@ use crate::rules;
 pub const FILE_NAMES: [&str; 2] = [".nodecast.yaml", ".nodecast.yml"];
 
 /// Every top-level key, for validation and "did you mean".
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 10] = [
     "include",
     "exclude",
     "rules",
@@ -24,6 +24,26 @@ pub const KEYS: [&str; 9] = [
     "assume-nodes",
     "require-ack",
     "baseline",
+    "platform",
+];
+
+/// Infrastructure platform types `platform` accepts (the cluster's platform when the repository
+/// holds no `Infrastructure/cluster`).
+pub const PLATFORMS: [&str; 14] = [
+    "AWS",
+    "Azure",
+    "BareMetal",
+    "GCP",
+    "IBMCloud",
+    "KubeVirt",
+    "Nutanix",
+    "OpenStack",
+    "Ovirt",
+    "PowerVS",
+    "VSphere",
+    "External",
+    "None",
+    "AlibabaCloud",
 ];
 
 const OVERRIDE_KEYS: [&str; 2] = ["paths", "rules"];
@@ -67,6 +87,8 @@ pub struct Config {
     pub require_ack: bool,
     /// `baseline`: path of a baseline file, relative to the repository root.
     pub baseline: Option<String>,
+    /// `platform`: the clusters' platform when the repository holds no `Infrastructure/cluster`.
+    pub platform: Option<String>,
     /// Problems of the file itself (C101 unknown key, C102 invalid value).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -198,6 +220,19 @@ pub fn parse(text: &str, path: &str) -> Config {
             "assume-nodes" => cfg.assume_nodes = v.counts(value),
             "require-ack" => cfg.require_ack = v.boolean(value).unwrap_or(false),
             "baseline" => cfg.baseline = v.string(value),
+            "platform" => {
+                cfg.platform = v.string(value).filter(|p| {
+                    let known = PLATFORMS.contains(&p.as_str());
+                    if !known {
+                        v.invalid(
+                            value.span,
+                            format!("`{p}` is not an Infrastructure platform type"),
+                            &format!("use one of: {}", PLATFORMS.join(", ")),
+                        );
+                    }
+                    known
+                })
+            }
             other => v.unknown_key(&e.key, other, &KEYS),
         }
     }
@@ -475,6 +510,16 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn platform_is_an_infrastructure_type() {
+        let cfg = parse("platform: BareMetal\n", ".nodecast.yaml");
+        assert_eq!(cfg.platform.as_deref(), Some("BareMetal"));
+        let bad = parse("platform: baremetal\n", ".nodecast.yaml");
+        assert_eq!(bad.platform, None);
+        assert_eq!(bad.diagnostics.len(), 1);
+        assert_eq!(bad.diagnostics[0].code, "C102");
     }
 
     #[test]

@@ -166,6 +166,10 @@ struct CheckArgs {
     /// Skip schema and CEL validation (V101–V106), e.g. for scenario trees of partial manifests.
     #[arg(long)]
     no_schema: bool,
+    /// CoreOS boot image metadata (a `coreos-bootimages` ConfigMap or a stream JSON document), to
+    /// check that every NodePool's stream has a boot image for its platform, architecture and region.
+    #[arg(long, value_name = "FILE")]
+    stream_metadata: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -377,6 +381,22 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         options.assume_nodes.insert(pool, n);
     }
     options.cluster_roots = args.cluster_root.clone();
+    if let Some(file) = &args.stream_metadata {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            Fatal::new(
+                format!("--stream-metadata {}: {e}", file.display()),
+                "pass the coreos-bootimages ConfigMap of the release (YAML or JSON)",
+            )
+        })?;
+        options.stream_metadata = Some(
+            nodecast::forecast::boot_images::Metadata::parse(&text).ok_or_else(|| {
+                Fatal::new(
+                    format!("--stream-metadata {}: no CoreOS stream metadata in it", file.display()),
+                    "pass the coreos-bootimages ConfigMap (data.stream / data.streams) or a stream document with `architectures`",
+                )
+            })?,
+        );
+    }
     let root = repo_root(&args.path);
     let config_file = match &args.config {
         Some(file) => Some(file.clone()),
@@ -392,6 +412,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
                 options.cluster_roots.push(r.clone());
             }
         }
+        options.assumed_platform = config.platform.clone();
         options.policy.config = config;
     }
     let baseline = match (&args.baseline, &options.policy.config.baseline) {

@@ -127,7 +127,7 @@ fn every_rule_has_a_fixture() {
 const DEMO_NOW: &str = "2026-11-18T10:00:00Z";
 
 #[test]
-fn demo_runs_clean_and_reports_its_changes() {
+fn demo_reports_its_changes_and_one_error() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&project_root().join("testdata/demo"), tmp.path());
     let demo = tmp.path();
@@ -144,13 +144,16 @@ fn demo_runs_clean_and_reports_its_changes() {
             DEMO_NOW,
         ],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // One error (the stream the infra pool pins is not offered) ⇒ exit 1, never 2.
+    assert_eq!(run.code, 1, "{}", run.stderr);
     let r = run.json();
     assert_eq!(
         diag_lines(&r),
         vec![
             "W101 info hosted/clusters/change-policy.yaml:2:7",
-            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33"
+            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33",
+            "S106 error standalone/ocp-lab/machineconfigpools.yaml:51:11",
+            "S110 warning standalone/ocp-lab/machineconfiguration.yaml:11:7",
         ]
     );
     // The workers' replace waits for the weekend window of their policy; the rest starts now.
@@ -195,6 +198,11 @@ fn demo_runs_clean_and_reports_its_changes() {
             expect("ConfigMap/clusters/worker-tuning-mc"),
             expect("HostedCluster/clusters/prod-east"),
             expect("MachineConfig/50-worker-kernel-args"),
+            expect("MachineConfigPool/infra"),
+            (
+                "MachineConfiguration/cluster".to_string(),
+                "added".to_string()
+            ),
             expect("NodePool/clusters/prod-east-infra"),
             expect("NodePool/clusters/prod-east-workers"),
         ]
@@ -215,6 +223,6 @@ fn demo_human_output() {
         tmp.path(),
         &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
     );
-    assert_eq!(run.code, 0);
+    assert_eq!(run.code, 1, "the demo has one error (S106)");
     insta::assert_snapshot!(run.stdout);
 }

@@ -641,7 +641,8 @@ fn demo_forecasts_its_nodepools_as_the_readme_says() {
             NOW,
         ],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // One error elsewhere in the demo (S106, standalone) ⇒ exit 1.
+    assert_eq!(run.code, 1, "{}", run.stderr);
     let r = run.json();
     let pools: Vec<String> = r["forecast"]
         .as_array()
@@ -709,7 +710,9 @@ fn demo_forecasts_its_nodepools_as_the_readme_says() {
         common::diag_lines(&r),
         vec![
             "W101 info hosted/clusters/change-policy.yaml:2:7",
-            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33"
+            "Y003 warning hosted/clusters/hostedcluster.yaml:9:33",
+            "S106 error standalone/ocp-lab/machineconfigpools.yaml:51:11",
+            "S110 warning standalone/ocp-lab/machineconfiguration.yaml:11:7",
         ]
     );
 }

@@ -199,7 +199,8 @@ fn mixed_change_human_output() {
 #[test]
 fn demo_standalone_forecast_matches_its_readme() {
     let (code, r, _) = run_case(&project_root().join("testdata/demo"), &["--format", "json"]);
-    assert_eq!(code, 0);
+    // The demo's one error (S106: infra pins a stream the cluster does not offer) ⇒ exit 1.
+    assert_eq!(code, 1);
     let pools: Vec<&Value> = r["forecast"]
         .as_array()
         .expect("forecast")
@@ -219,7 +220,16 @@ fn demo_standalone_forecast_matches_its_readme() {
         assert_eq!(f["nodes"], Value::Null);
         assert_eq!(f["when"]["state"], "now");
         let causes = f["causes"].as_array().expect("causes");
-        assert_eq!(causes.len(), 1, "{causes:?}");
+        // infra also pins a new OS stream (change 7): a second reboot cause.
+        let expected = if f["target"]["name"] == "infra" { 2 } else { 1 };
+        assert_eq!(causes.len(), expected, "{causes:?}");
+        if expected == 2 {
+            assert_eq!(causes[1]["object"], "MachineConfigPool/infra");
+            assert_eq!(
+                (causes[1]["line"].as_u64(), causes[1]["column"].as_u64()),
+                (Some(51), Some(5))
+            );
+        }
         let c = &causes[0];
         assert_eq!(c["object"], "MachineConfig/50-worker-kernel-args");
         assert_eq!(c["field"], "/spec/kernelArguments");

@@ -4,8 +4,10 @@
 //! forecast is empty and the report says "no node impact" only when nothing changed that could
 //! affect nodes — see [`Impact`] for the contract every model fills in.
 
+pub mod boot_images;
 pub mod hypershift;
 pub mod mco;
+pub mod streams;
 
 use serde::Serialize;
 

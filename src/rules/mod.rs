@@ -43,6 +43,30 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+mod revisions;
+pub(crate) mod s101_nodepool_runc_dropin;
+pub(crate) mod s102_in_place_stream_rebase;
+pub(crate) mod s103_explicit_default_stream;
+pub(crate) mod s104_release_changes_os_stream;
+pub(crate) mod s105_stream_needs_feature_gate;
+pub(crate) mod s106_pool_stream_unavailable;
+pub(crate) mod s107_boot_image_unavailable;
+pub(crate) mod s108_managed_boot_images_invalid;
+pub(crate) mod s109_skew_enforcement_invalid;
+pub(crate) mod s110_boot_image_skew_limit;
+pub(crate) mod s111_skew_enforcement_disabled;
+pub(crate) mod s112_recorded_boot_image_stale;
+pub(crate) mod s113_machineset_stream_label;
+pub(crate) mod s114_machineset_owned_skipped;
+pub(crate) mod s115_cluster_version_downgrade;
+pub(crate) mod s116_update_skips_minors;
+pub(crate) mod s117_update_forced;
+pub(crate) mod s118_update_architecture_invalid;
+pub(crate) mod s119_update_image_without_version;
+pub(crate) mod s120_hosted_release_downgrade;
+pub(crate) mod s121_feature_set_change_rejected;
+pub(crate) mod s122_feature_set_no_upgrade;
+pub(crate) mod s123_feature_gate_status_version;
 pub(crate) mod v101_schema_violation;
 pub(crate) mod v102_unknown_field;
 pub(crate) mod v103_cel_rule_failed;
@@ -156,6 +180,29 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &s101_nodepool_runc_dropin::RULE,
+    &s102_in_place_stream_rebase::RULE,
+    &s103_explicit_default_stream::RULE,
+    &s104_release_changes_os_stream::RULE,
+    &s105_stream_needs_feature_gate::RULE,
+    &s106_pool_stream_unavailable::RULE,
+    &s107_boot_image_unavailable::RULE,
+    &s108_managed_boot_images_invalid::RULE,
+    &s109_skew_enforcement_invalid::RULE,
+    &s110_boot_image_skew_limit::RULE,
+    &s111_skew_enforcement_disabled::RULE,
+    &s112_recorded_boot_image_stale::RULE,
+    &s113_machineset_stream_label::RULE,
+    &s114_machineset_owned_skipped::RULE,
+    &s115_cluster_version_downgrade::RULE,
+    &s116_update_skips_minors::RULE,
+    &s117_update_forced::RULE,
+    &s118_update_architecture_invalid::RULE,
+    &s119_update_image_without_version::RULE,
+    &s120_hosted_release_downgrade::RULE,
+    &s121_feature_set_change_rejected::RULE,
+    &s122_feature_set_no_upgrade::RULE,
+    &s123_feature_gate_status_version::RULE,
     &v101_schema_violation::RULE,
     &v102_unknown_field::RULE,
     &v103_cel_rule_failed::RULE,

@@ -72,6 +72,8 @@ pub fn nodepool(input: &Input<'_>, b: Option<&Side<'_>>, h: &Side<'_>) -> Verdic
     }
     versions(&mut v, b, h, &np);
     streams(&mut v, b, h, &np);
+    v.diagnostics
+        .extend(super::os_stream::findings(input, b, h));
     strategy(&mut v, h, &np);
     if b.is_some() {
         immutable(&mut v, input, h, &np);

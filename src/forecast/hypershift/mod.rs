@@ -10,10 +10,11 @@ mod hosted_cluster;
 mod impact;
 mod inputs;
 mod locate;
+mod os_stream;
 mod paused;
 mod shape;
 mod template;
-mod version;
+pub(crate) mod version;
 
 use std::collections::BTreeSet;
 

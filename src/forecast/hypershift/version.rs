@@ -93,10 +93,7 @@ pub fn includes_tls_profile(release: &Release) -> bool {
 
 /// The OS stream the controller uses when `osImageStream` is unset (`GetRHELStream`).
 pub fn default_stream(release: &Release, uses_runc: bool) -> &'static str {
-    match release {
-        Release::Known(v) if v.major >= 5 && !uses_runc => "rhel-10",
-        _ => "rhel-9",
-    }
+    crate::forecast::streams::nodepool_default(release.version(), uses_runc)
 }
 
 /// Why the controller refuses a NodePool version (`IsValidReleaseVersion`), if it does.

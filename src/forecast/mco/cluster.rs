@@ -7,7 +7,7 @@ use globset::{GlobBuilder, GlobSetBuilder};
 use crate::inventory::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
-pub const MODELLED: [(&str, &str); 20] = [
+pub const MODELLED: [(&str, &str); 21] = [
     // Read for the control plane topology (single-node clusters reboot without draining).
     ("config.openshift.io", "Infrastructure"),
     // Pinned images are pulled by the daemon without a MachineConfig diff: judged, no rollout.
@@ -15,6 +15,8 @@ pub const MODELLED: [(&str, &str); 20] = [
     ("machine.openshift.io", "MachineSet"),
     ("machineconfiguration.openshift.io", "MachineConfig"),
     ("machineconfiguration.openshift.io", "MachineConfigPool"),
+    // The cluster default OS stream and the available streams.
+    ("machineconfiguration.openshift.io", "OSImageStream"),
     ("machineconfiguration.openshift.io", "KubeletConfig"),
     (
         "machineconfiguration.openshift.io",

@@ -19,6 +19,7 @@ pub mod render;
 mod scope;
 pub mod selector;
 mod side;
+mod streams;
 
 use std::collections::BTreeMap;
 
@@ -27,7 +28,6 @@ use self::scope::Scope;
 use self::side::{rendered, side_model, usable, SideModel};
 use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
-use crate::diff::ChangeKind;
 use crate::inventory::{Inventory, Object};
 
 /// Whether two definitions of one identity live in different standalone clusters: then they are
@@ -47,20 +47,6 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     }
 }
 
-/// A pool's OS stream selects its OS image; that model belongs to the stream rules, so a stream
-/// change stays listed as not forecast rather than judged here.
-fn is_stream_change(id: &crate::inventory::ObjectId, ch: &scope::Change<'_>) -> bool {
-    id.kind == "MachineConfigPool"
-        && (ch
-            .fields
-            .iter()
-            .any(|f| f.path.starts_with("/spec/osImageStream"))
-            || (ch.kind == ChangeKind::Added
-                && ch
-                    .head
-                    .is_some_and(|h| h.root().path(&["spec", "osImageStream"]).is_some())))
-}
-
 /// What one cluster's model needs across its pools.
 struct Ctx<'a, 'b> {
     input: &'b Input<'a>,
@@ -74,9 +60,9 @@ struct Ctx<'a, 'b> {
 
 fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let scope = Scope::new(input, c);
-    for (id, ch) in &scope.changes {
+    for id in scope.changes.keys() {
         // Infrastructure is only read (topology); its changes are not judged here.
-        if !is_stream_change(id, ch) && id.kind != "Infrastructure" {
+        if id.kind != "Infrastructure" {
             out.covered.insert(id.clone());
         }
     }
@@ -85,6 +71,12 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let managed = generated::managed([&base_objs, &head_objs]);
     let head = side_model(head_objs, managed);
     lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics);
+    streams::lint(
+        &scope,
+        &head,
+        input.options.assumed_platform.as_deref(),
+        &mut out.diagnostics,
+    );
     if scope.changes.is_empty() {
         return;
     }
@@ -136,11 +128,13 @@ fn pool_impact(
     let a = rendered(ctx.base, base_sel);
     let b = rendered(ctx.head, head_sel);
     let delta = decide::delta(&a, &b);
-    if delta.is_empty() {
+    let stream_change = streams::change(ctx.base, ctx.head, p);
+    if delta.is_empty() && stream_change.is_none() {
         return None;
     }
     let facts = refusals::PoolFacts {
         stream: side::effective_stream(ctx.head, p),
+        os_stream: Some(streams::effective(ctx.head, p).0),
         storage_overrides: ctx.head.storage_overrides.clone(),
     };
     let refused = refusals::refusals(&a, &b, &facts);
@@ -170,6 +164,11 @@ fn pool_impact(
                 }
                 d = old;
             }
+        }
+        if let Some(r) = stream_change {
+            d.action = d.action.min(Action::Reboot);
+            d.drain = true;
+            d.reasons.push(r);
         }
         let mut list = Vec::new();
         for r in &d.reasons {

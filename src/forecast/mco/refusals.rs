@@ -22,8 +22,10 @@ pub struct Refusal {
 /// Pool-level facts the refusal checks need.
 #[derive(Clone, Debug, Default)]
 pub struct PoolFacts {
-    /// The pool's effective OS stream name, when set.
+    /// The pool's OS stream name, when the pool (or, for custom pools, the worker pool) sets one.
     pub stream: Option<(String, Src)>,
+    /// The stream the pool's nodes run, the cluster default included (runc refusal).
+    pub os_stream: Option<String>,
     /// `irreconcilableValidationOverrides.storage` entries (`Disks`, `FileSystems`, `Raid`).
     pub storage_overrides: Vec<String>,
 }
@@ -182,8 +184,12 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             overridden: false,
         });
     }
-    if let Some((stream, _)) = &facts.stream {
-        if stream == "rhel-10" || stream == "centos-10" {
+    if let Some(stream) = facts
+        .os_stream
+        .as_ref()
+        .or(facts.stream.as_ref().map(|s| &s.0))
+    {
+        if crate::forecast::streams::lacks_runc(stream) {
             if let Some(src) = runc_default(b) {
                 out.push(Refusal {
                     message: format!("runc is not available on the {stream} OS stream; CRI-O's default_runtime resolves to runc"),
@@ -273,6 +279,7 @@ mod tests {
     fn refused_with(a: McConfig, b: McConfig, overrides: &[&str]) -> bool {
         let facts = PoolFacts {
             stream: None,
+            os_stream: None,
             storage_overrides: overrides.iter().map(|s| s.to_string()).collect(),
         };
         refusals(&rendered(a), &rendered(b), &facts)

@@ -1,0 +1,50 @@
+//! Pairs each head object of a kind with its base revision, file-aware: repositories hold several
+//! clusters, each with its own `ClusterVersion/version` or `FeatureGate/cluster`, so the same
+//! identity in another folder is another object.
+
+use nodecast_yaml::Node;
+
+use crate::diagnostic::Location;
+use crate::inventory::{Inventory, Object};
+
+/// Every head object of `group`/`kind` with its base revision (same identity, same file when
+/// possible; same identity when it is unique in base).
+pub fn pairs<'a>(
+    base: &'a Inventory,
+    head: &'a Inventory,
+    group: &str,
+    kind: &str,
+) -> Vec<(Option<&'a Object>, &'a Object)> {
+    head.objects
+        .iter()
+        .filter(|o| o.id.group == group && o.id.kind == kind)
+        .map(|h| {
+            let same: Vec<&Object> = base.objects.iter().filter(|b| b.id == h.id).collect();
+            let b = same
+                .iter()
+                .copied()
+                .find(|b| b.path == h.path)
+                .or_else(|| (same.len() == 1).then(|| same[0]));
+            (b, h)
+        })
+        .collect()
+}
+
+/// The node at a JSON pointer of mapping keys.
+pub fn node<'a>(o: &'a Object, pointer: &str) -> Option<&'a Node> {
+    let keys: Vec<&str> = pointer.split('/').skip(1).collect();
+    o.root().path(&keys)
+}
+
+/// The string at a JSON pointer.
+pub fn text<'a>(o: &'a Object, pointer: &str) -> Option<&'a str> {
+    node(o, pointer).and_then(Node::key_text)
+}
+
+/// The key of the field at `pointer` (its deepest existing ancestor when absent), in head.
+pub fn at(o: &Object, pointer: &str) -> Location {
+    Location::head(
+        &o.path,
+        crate::forecast::mco::config::locate(o.root(), pointer),
+    )
+}

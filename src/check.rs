@@ -58,6 +58,8 @@ pub struct Options {
     pub per_node_minutes: u32,
     /// Minimum permitted hours in any 32-day span of a schedule (W109).
     pub min_permitted_hours: u32,
+    /// Whether and how Kustomize roots are rendered.
+    pub render: crate::render::Settings,
 }
 
 impl Options {
@@ -72,6 +74,7 @@ impl Options {
             enforce_windows: false,
             per_node_minutes: 10,
             min_permitted_hours: 48,
+            render: crate::render::Settings::default(),
         }
     }
 }
@@ -81,9 +84,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let now = options.now;
     let loaded = source::load(&options.compare)?;
     let files = parse::parse_sides(&loaded.base, &loaded.head);
+    let trees = crate::render::tree::trees(&loaded, &options.compare);
+    let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
     let (base, head) = rayon::join(
-        || Inventory::build(&files.base),
-        || Inventory::build(&files.head),
+        || Inventory::build_with(&files.base, &rendered.base),
+        || Inventory::build_with(&files.head, &rendered.head),
     );
     let diff = Diff::compute(&base, &head, loaded.has_base);
     let input = forecast::Input {
@@ -96,6 +101,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
     let mut forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
+    diagnostics.extend(rendered.diagnostics);
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,

@@ -109,6 +109,15 @@ struct CheckArgs {
     /// Minimum permitted hours in any 32-day span before a schedule is flagged.
     #[arg(long, value_name = "HOURS", default_value_t = 48)]
     min_permitted_hours: u32,
+    /// Lint Kustomize roots unrendered (by default they are rendered when kubectl or kustomize is on PATH).
+    #[arg(long)]
+    no_render: bool,
+    /// The Kustomize to render with: `kubectl` (runs `kubectl kustomize`), `kustomize` (runs `kustomize build`), or a path.
+    #[arg(long, value_name = "PROGRAM")]
+    kustomize: Option<std::path::PathBuf>,
+    /// Longest time one Kustomize render may take before it is stopped.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    render_timeout: u64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -232,6 +241,11 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     options.enforce_windows = args.enforce_windows;
     options.per_node_minutes = args.per_node_minutes;
     options.min_permitted_hours = args.min_permitted_hours;
+    options.render = nodecast::render::Settings {
+        enabled: !args.no_render,
+        program: args.kustomize.clone(),
+        timeout: std::time::Duration::from_secs(args.render_timeout.max(1)),
+    };
     let outcome = check::run(&options)?;
     let rendered = match args.format {
         Format::Json => {

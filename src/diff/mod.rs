@@ -123,6 +123,23 @@ impl Diff {
                 (None, None) => {}
             }
         }
+        // A wrapper that newly demands a deletion (ACM `mustnothave`) deletes the object from the
+        // clusters that have it, even when this repository did not define it before.
+        for &hi in &head.deletions {
+            let id = &head.objects[hi].id;
+            let known = base.by_id.contains_key(id)
+                || base.deletions.iter().any(|&bi| &base.objects[bi].id == id);
+            if !known && !diff.changes.iter().any(|c| &c.id == id) {
+                diff.changes.push(ObjectChange {
+                    id: id.clone(),
+                    kind: ChangeKind::Removed,
+                    base: None,
+                    head: Some(hi),
+                    fields: Vec::new(),
+                });
+            }
+        }
+        diff.changes.sort_by(|a, b| a.id.cmp(&b.id));
         diff
     }
 

@@ -48,6 +48,7 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
                 kind: target_kind.to_string(),
                 namespace: namespace.clone(),
                 name: name.to_string(),
+                scope: obj.id.scope.clone(),
             };
             let resolved = inv.by_id.get(&target).copied();
             out.push(Reference {

@@ -28,6 +28,9 @@ mod k003_invalid_name;
 mod k004_duplicate_object;
 mod k005_unknown_kind;
 mod r001_missing_reference;
+pub(crate) mod r101_render_failed;
+pub(crate) mod r102_render_refused;
+pub(crate) mod r103_renderer_missing;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
 pub(crate) mod w103_rrule_portability;
@@ -113,6 +116,9 @@ pub static ALL: &[&Rule] = &[
     &k004_duplicate_object::RULE,
     &k005_unknown_kind::RULE,
     &r001_missing_reference::RULE,
+    &r101_render_failed::RULE,
+    &r102_render_refused::RULE,
+    &r103_renderer_missing::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,
     &w103_rrule_portability::RULE,

@@ -165,6 +165,7 @@ pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mu
             kind: "ConfigMap".into(),
             namespace: np.id.namespace.clone(),
             name: r.name.clone(),
+            scope: np.id.scope.clone(),
         };
         match before {
             Some(x) if x.resolved => {

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod forecast;
 pub mod inventory;
 pub mod parse;
+pub mod placeholder;
 pub mod render;
 pub mod report;
 pub mod rules;

@@ -90,7 +90,23 @@ impl Diff {
                     if bo.same_document(ho) && bo.path == ho.path {
                         continue;
                     }
-                    let fields = tree::diff_objects(bo, ho);
+                    let mut fields = tree::diff_objects(bo, ho);
+                    // Changes inside carried objects are reported on those objects.
+                    let carried: Vec<String> = base
+                        .carried_pointers(bo)
+                        .into_iter()
+                        .chain(head.carried_pointers(ho))
+                        .collect();
+                    if !carried.is_empty() {
+                        fields.retain(|f| {
+                            !carried.iter().any(|p| {
+                                f.path == *p
+                                    || f.path
+                                        .strip_prefix(p.as_str())
+                                        .is_some_and(|r| r.starts_with('/') || r.starts_with('['))
+                            })
+                        });
+                    }
                     if fields.is_empty() {
                         if bo.path != ho.path {
                             diff.moved

@@ -34,14 +34,11 @@ pub struct ObjectId {
 
 impl fmt::Display for ObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The scope is not part of the name users see; reports show it as the object's origin.
         match &self.namespace {
-            Some(ns) if !ns.is_empty() => write!(f, "{}/{}/{}", self.kind, ns, self.name)?,
-            _ => write!(f, "{}/{}", self.kind, self.name)?,
+            Some(ns) if !ns.is_empty() => write!(f, "{}/{}/{}", self.kind, ns, self.name),
+            _ => write!(f, "{}/{}", self.kind, self.name),
         }
-        if !self.scope.is_empty() {
-            write!(f, " [{}]", self.scope)?;
-        }
-        Ok(())
     }
 }
 
@@ -228,6 +225,23 @@ impl Inventory {
                 self.add(path, &nested_file, i, origin.clone(), elsewhere);
             }
         }
+    }
+
+    /// JSON pointers (relative to `obj`) of the objects `obj` carries (Policy templates, SyncSet
+    /// resources): the diff reports changes inside them on the carried objects, not twice.
+    pub fn carried_pointers(&self, obj: &Object) -> Vec<String> {
+        let (outer, prefix) = match &obj.origin.wrapper {
+            Some(w) => (&w.id, w.pointer.as_str()),
+            None => (&obj.id, ""),
+        };
+        self.objects
+            .iter()
+            .filter(|o| o.origin.overlay == obj.origin.overlay)
+            .filter_map(|o| o.origin.wrapper.as_ref())
+            .filter(|w| &w.id == outer && w.pointer.len() > prefix.len())
+            .filter_map(|w| w.pointer.strip_prefix(prefix).map(str::to_string))
+            .filter(|p| p.starts_with('/'))
+            .collect()
     }
 
     /// The (first) definition of an identity.

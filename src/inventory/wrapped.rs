@@ -79,7 +79,11 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
                     How::Applied
                 };
                 if let Some(def) = t.get("objectDefinition") {
-                    found.push((how, format!("/spec/object-templates/{i}/objectDefinition"), def));
+                    found.push((
+                        how,
+                        format!("/spec/object-templates/{i}/objectDefinition"),
+                        def,
+                    ));
                 }
             }
         }

@@ -67,7 +67,7 @@ pub fn is_remote(text: &str) -> bool {
         || text.contains(".git//")
 }
 
-fn strings<'a>(node: Option<&'a Node>) -> impl Iterator<Item = &'a Node> {
+fn strings(node: Option<&Node>) -> impl Iterator<Item = &Node> {
     node.and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
@@ -155,9 +155,9 @@ pub fn is_builtin_plugin(doc: &Node) -> bool {
         .and_then(Node::as_map)
         .is_some_and(|entries| {
             entries.iter().any(|e| {
-                e.key
-                    .as_str()
-                    .is_some_and(|k| k.starts_with("config.kubernetes.io/function") || k == "config.k8s.io/function")
+                e.key.as_str().is_some_and(|k| {
+                    k.starts_with("config.kubernetes.io/function") || k == "config.k8s.io/function"
+                })
             })
         });
     !annotated && doc.get("apiVersion").and_then(Node::as_str) == Some("builtin")

@@ -25,9 +25,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Location, Side};
 use crate::parse::{self, FileEntry, FileStatus, ParsedDoc, ParsedFile, ParsedSides};
-use crate::rules::{
-    r101_render_failed, r102_render_refused, r103_renderer_missing,
-};
+use crate::rules::{r101_render_failed, r102_render_refused, r103_renderer_missing};
 use kustomization::{dir_of, is_kustomization_path, is_remote, join, Ref, FILE_NAMES};
 pub use run::Renderer;
 pub use tree::Tree;
@@ -106,11 +104,7 @@ struct Plan {
 }
 
 /// Renders every Kustomize root of both sides.
-pub fn render(
-    files: &ParsedSides,
-    trees: (&Tree, &Tree),
-    settings: &Settings,
-) -> Rendered {
+pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
     let mut out = Rendered::default();
     if !settings.enabled {
         return out;
@@ -146,8 +140,14 @@ pub fn render(
         }
         return out;
     };
-    let base_plans: Vec<Plan> = base_roots.iter().map(|f| plan(trees.0, f, Side::Base)).collect();
-    let head_plans: Vec<Plan> = head_roots.iter().map(|f| plan(trees.1, f, Side::Head)).collect();
+    let base_plans: Vec<Plan> = base_roots
+        .iter()
+        .map(|f| plan(trees.0, f, Side::Base))
+        .collect();
+    let head_plans: Vec<Plan> = head_roots
+        .iter()
+        .map(|f| plan(trees.1, f, Side::Head))
+        .collect();
 
     // One render per distinct (root, inputs).
     let mut jobs: BTreeMap<(String, [u8; 32]), &Plan> = BTreeMap::new();
@@ -165,9 +165,10 @@ pub fn render(
         .collect();
 
     let mut failed_roots: BTreeSet<String> = BTreeSet::new();
+    // Head first: a failure on both revisions is reported once, where the user is editing.
     for (side, plans, side_files) in [
-        (Side::Base, &base_plans, &files.base),
         (Side::Head, &head_plans, &files.head),
+        (Side::Base, &base_plans, &files.base),
     ] {
         for p in plans {
             if let Some((message, location)) = &p.refused {
@@ -182,22 +183,24 @@ pub fn render(
             }
             if let Some(Err(message)) = results.get(&(p.root.clone(), p.fingerprint)) {
                 let location = error_location(p, message, side);
-                let already = out
-                    .diagnostics
-                    .iter()
-                    .any(|d| d.code == r101_render_failed::RULE.code && d.message.ends_with(message.as_str()));
+                let already = out.diagnostics.iter().any(|d| {
+                    d.code == r101_render_failed::RULE.code
+                        && d.notes.iter().any(|n| n.ends_with(message.as_str()))
+                });
                 if !already {
                     out.diagnostics.push(
                         Diagnostic::new(
                             &r101_render_failed::RULE,
                             format!(
-                                "overlay {} does not render ({}), so what it deploys is unknown: {message}",
+                                "overlay {} does not render ({}), so what it deploys is unknown: {}",
                                 display_root(&p.root),
-                                if side == Side::Base { "base revision" } else { "this revision" }
+                                if side == Side::Base { "base revision" } else { "this revision" },
+                                run::concise(message)
                             ),
                             location,
                         )
                         .label("Kustomize stops here")
+                        .note(format!("Kustomize said: {message}"))
                         .help(format!("fix the kustomization so that `{} {}` succeeds", renderer.display(), display_root(&p.root))),
                     );
                 }
@@ -372,7 +375,9 @@ fn plugin_refusal(tree: &Tree, dir: &str, r: &Ref, kust: &Node) -> Option<String
         return Some(format!("`{}` needs Helm and chart downloads", r.field));
     }
     let items = kust.get(r.field).and_then(Node::as_seq).unwrap_or_default();
-    let inline = items.iter().find(|n| n.span == r.span && n.as_map().is_some());
+    let inline = items
+        .iter()
+        .find(|n| n.span == r.span && n.as_map().is_some());
     let docs: Vec<Node> = match inline {
         Some(node) => vec![node.clone()],
         None => {
@@ -494,7 +499,13 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
         let Some(origin_file) = file_of(&origin_path) else {
             continue;
         };
-        let kind = pd.doc.root.get("kind").and_then(Node::as_str).unwrap_or_default().to_string();
+        let kind = pd
+            .doc
+            .root
+            .get("kind")
+            .and_then(Node::as_str)
+            .unwrap_or_default()
+            .to_string();
         let name = pd
             .doc
             .root
@@ -502,11 +513,12 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
             .and_then(Node::as_str)
             .unwrap_or_default()
             .to_string();
-        let origin_doc: Option<&ParsedDoc> = if origin.as_ref().and_then(|o| o.path.as_ref()).is_some() {
-            matching_doc(&origin_file.docs, &kind, &name)
-        } else {
-            None
-        };
+        let origin_doc: Option<&ParsedDoc> =
+            if origin.as_ref().and_then(|o| o.path.as_ref()).is_some() {
+                matching_doc(&origin_file.docs, &kind, &name)
+            } else {
+                None
+            };
         let origin_name = origin_doc
             .and_then(|d| d.doc.root.path(&["metadata", "name"]))
             .and_then(Node::as_str)
@@ -543,17 +555,26 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                     owned.push((remap::at_path(path, v), ktag));
                 }
             }
-            for item in kroot.get("labels").and_then(Node::as_seq).unwrap_or_default() {
+            for item in kroot
+                .get("labels")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+            {
                 if let Some(pairs) = item.get("pairs") {
                     owned.push((remap::at_path(&["metadata", "labels"], pairs), ktag));
                 }
             }
             let kdir = dir_of(kpath);
             for r in kustomization::refs(kroot).files {
-                if !matches!(r.field, "patches" | "patchesStrategicMerge" | "patchesJson6902") {
+                if !matches!(
+                    r.field,
+                    "patches" | "patchesStrategicMerge" | "patchesJson6902"
+                ) {
                     continue;
                 }
-                let Some(path) = join(kdir, &r.text) else { continue };
+                let Some(path) = join(kdir, &r.text) else {
+                    continue;
+                };
                 if let Some(f) = file_of(&path) {
                     patch_files.push((f, tags.len()));
                     tags.push(path);
@@ -568,7 +589,8 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
             for d in &f.docs {
                 let root = &d.doc.root;
                 if root.get("kind").and_then(Node::as_str) == Some(kind.as_str())
-                    && root.path(&["metadata", "name"]).and_then(Node::as_str) == Some(origin_name.as_str())
+                    && root.path(&["metadata", "name"]).and_then(Node::as_str)
+                        == Some(origin_name.as_str())
                 {
                     cands.push((root, *tag));
                 }
@@ -659,7 +681,9 @@ fn take_origin(root: &mut Node) -> Option<OriginInfo> {
     let NodeKind::Map(entries) = &mut root.kind else {
         return None;
     };
-    let meta = entries.iter_mut().find(|e| e.key.as_str() == Some("metadata"))?;
+    let meta = entries
+        .iter_mut()
+        .find(|e| e.key.as_str() == Some("metadata"))?;
     let NodeKind::Map(meta_entries) = &mut meta.value.kind else {
         return None;
     };
@@ -670,7 +694,12 @@ fn take_origin(root: &mut Node) -> Option<OriginInfo> {
         return None;
     };
     let i = anns.iter().position(|e| e.key.as_str() == Some(KEY))?;
-    let text = anns.remove(i).value.as_str().unwrap_or_default().to_string();
+    let text = anns
+        .remove(i)
+        .value
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     if anns.is_empty() {
         meta_entries.remove(ann_index);
     }
@@ -682,7 +711,11 @@ fn take_origin(root: &mut Node) -> Option<OriginInfo> {
         .or_else(|| doc.root.path(&["configuredIn"]))
         .and_then(Node::as_str)
         .and_then(|p| join("wrap", p))
-        .and_then(|p| p.strip_prefix("tree/").map(str::to_string).or_else(|| (p == "tree").then(String::new)));
+        .and_then(|p| {
+            p.strip_prefix("tree/")
+                .map(str::to_string)
+                .or_else(|| (p == "tree").then(String::new))
+        });
     let generator = doc
         .root
         .path(&["configuredBy", "kind"])

@@ -11,7 +11,12 @@ use nodecast_yaml::{Entry, Node, NodeKind, Span};
 ///
 /// Each candidate carries a tag (0 = the origin file); spans taken from another file are
 /// recorded in `elsewhere` with their tag, so their locations name the right file.
-pub fn remap(node: &mut Node, cands: &[Cand<'_>], fallback: Span, elsewhere: &mut Vec<(Span, usize)>) {
+pub fn remap(
+    node: &mut Node,
+    cands: &[Cand<'_>],
+    fallback: Span,
+    elsewhere: &mut Vec<(Span, usize)>,
+) {
     fn take(
         span: &mut Span,
         found: Option<&Cand<'_>>,
@@ -42,7 +47,14 @@ pub fn remap(node: &mut Node, cands: &[Cand<'_>], fallback: Span, elsewhere: &mu
                     .iter()
                     .filter_map(|c| Some((c.0.entry(&name)?, c.1)))
                     .collect();
-                let key_cands: Vec<Cand<'_>> = sub.iter().map(|(e, t)| (&e.key, *t)).collect();
+                // The key is shown where the value is set: the entry whose scalar value matches
+                // (a patch that changes it), else the first entry that has the key.
+                let key_cands: Vec<Cand<'_>> = sub
+                    .iter()
+                    .filter(|(e, _)| same_scalar(&e.value, value))
+                    .chain(sub.iter())
+                    .map(|(e, t)| (&e.key, *t))
+                    .collect();
                 take(&mut key.span, key_cands.first(), fallback, elsewhere);
                 let values: Vec<Cand<'_>> = sub.iter().map(|(e, t)| (&e.value, *t)).collect();
                 remap(value, &values, fallback, elsewhere);
@@ -90,10 +102,14 @@ fn same_scalar(a: &Node, b: &Node) -> bool {
     match (&a.kind, &b.kind) {
         (
             NodeKind::Scalar {
-                text: ta, value: va, ..
+                text: ta,
+                value: va,
+                ..
             },
             NodeKind::Scalar {
-                text: tb, value: vb, ..
+                text: tb,
+                value: vb,
+                ..
             },
         ) => ta == tb || (va == vb && *va != nodecast_yaml::Scalar::Str),
         _ => false,
@@ -147,7 +163,12 @@ mod tests {
         );
         let fallback = origin.span;
         let mut elsewhere = Vec::new();
-        remap(&mut rendered, &[(&origin, 0), (&patch, 1)], fallback, &mut elsewhere);
+        remap(
+            &mut rendered,
+            &[(&origin, 0), (&patch, 1)],
+            fallback,
+            &mut elsewhere,
+        );
         assert!(elsewhere.iter().any(|(s, t)| s.start.line == 3 && *t == 1));
         let k = rendered.path(&["spec", "kernelArguments"]).unwrap();
         assert_eq!(k.as_seq().unwrap()[0].span.start.line, 4);

@@ -103,8 +103,10 @@ pub fn run(renderer: &Renderer, dir: &Path, timeout: Duration) -> Result<String,
     let status = match child.wait_timeout(timeout) {
         Ok(Some(status)) => status,
         Ok(None) => {
+            // The readers are not joined: a grandchild may still hold the pipes open.
             let _ = child.kill();
             let _ = child.wait();
+            drop((out_reader, err_reader));
             return Err(format!(
                 "{} did not finish within {} s and was stopped",
                 renderer.display(),
@@ -143,9 +145,34 @@ pub fn clean_error(stderr: &str) -> String {
     }
 }
 
+/// The innermost failure of a nested Kustomize error, e.g.
+/// `accumulating resources from 'x.yaml': no such file or directory`.
+pub fn concise(message: &str) -> String {
+    const MARK: &str = "accumulating resources from '";
+    let Some(i) = message.rfind(MARK) else {
+        return message.to_string();
+    };
+    let rest = &message[i..];
+    let Some(end) = rest[MARK.len()..].find('\'') else {
+        return message.to_string();
+    };
+    let head = &rest[..MARK.len() + end + 1];
+    let tail = rest.rsplit(": ").next().unwrap_or(rest);
+    format!("{head}: {tail}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nested_errors_are_shortened() {
+        let m = "accumulating resources: accumulation err='accumulating resources from 'clusters/prod': 'clusters/prod' must resolve to a file': recursed accumulation of path 'clusters/prod': accumulating resources: accumulation err='accumulating resources from 'nodepool-gpu.yaml': evalsymlink failure on 'clusters/prod/nodepool-gpu.yaml' : lstat clusters/prod/nodepool-gpu.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on 'clusters/prod/nodepool-gpu.yaml' : lstat clusters/prod/nodepool-gpu.yaml: no such file or directory";
+        assert_eq!(
+            concise(m),
+            "accumulating resources from 'nodepool-gpu.yaml': no such file or directory"
+        );
+    }
 
     #[test]
     fn klog_prefix_is_removed() {

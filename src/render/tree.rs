@@ -179,10 +179,7 @@ fn disk_files(root: &Path, dir: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The trees the two loaded snapshots were read from.
-pub fn trees(
-    loaded: &crate::source::Loaded,
-    req: &crate::source::CompareRequest,
-) -> (Tree, Tree) {
+pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest) -> (Tree, Tree) {
     use crate::source::{SnapshotInfo, SourceKind};
     let one = |info: &SnapshotInfo, dir: Option<&Path>| -> Tree {
         match info.kind {
@@ -208,7 +205,9 @@ pub fn trees(
                 root: loaded.root.clone(),
             },
             SourceKind::Dir => Tree::Disk {
-                root: dir.map(Path::to_path_buf).unwrap_or_else(|| req.path.clone()),
+                root: dir
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| req.path.clone()),
             },
             SourceKind::None => Tree::Empty,
         }

@@ -98,12 +98,21 @@ fn render_changes(o: &Outcome, out: &mut String) {
         return;
     }
     for c in &o.diff.changes {
-        let (mark, path) = match c.kind {
-            ChangeKind::Added => ("+", c.head.map(|i| o.head.objects[i].path.clone())),
-            ChangeKind::Removed => ("-", c.base.map(|i| o.base.objects[i].path.clone())),
-            ChangeKind::Changed => ("~", c.head.map(|i| o.head.objects[i].path.clone())),
+        let (mark, obj) = match c.kind {
+            ChangeKind::Added => ("+", c.head.map(|i| &o.head.objects[i])),
+            ChangeKind::Removed => (
+                "-",
+                c.base
+                    .map(|i| &o.base.objects[i])
+                    .or_else(|| c.head.map(|i| &o.head.objects[i])),
+            ),
+            ChangeKind::Changed => ("~", c.head.map(|i| &o.head.objects[i])),
         };
-        let _ = writeln!(out, "  {mark} {}  ({})", c.id, path.unwrap_or_default());
+        let mut path = obj.map(|x| x.path.clone()).unwrap_or_default();
+        if let Some(origin) = obj.map(|x| x.origin.describe()).filter(|d| !d.is_empty()) {
+            path = format!("{path}, {origin}");
+        }
+        let _ = writeln!(out, "  {mark} {}  ({path})", c.id);
         for f in c.fields.iter().take(12) {
             let at = match (&f.head, &f.base, &f.after) {
                 (Some(h), _, Some(_)) => position(h),

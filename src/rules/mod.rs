@@ -31,6 +31,7 @@ mod r001_missing_reference;
 pub(crate) mod r101_render_failed;
 pub(crate) mod r102_render_refused;
 pub(crate) mod r103_renderer_missing;
+mod r104_templated_value;
 pub(crate) mod w101_change_management_unreleased;
 pub(crate) mod w102_invalid_rrule;
 pub(crate) mod w103_rrule_portability;
@@ -119,6 +120,7 @@ pub static ALL: &[&Rule] = &[
     &r101_render_failed::RULE,
     &r102_render_refused::RULE,
     &r103_renderer_missing::RULE,
+    &r104_templated_value::RULE,
     &w101_change_management_unreleased::RULE,
     &w102_invalid_rrule::RULE,
     &w103_rrule_portability::RULE,

@@ -10,7 +10,8 @@ pub static RULE: Rule = Rule {
     code: "R103",
     name: "renderer-missing",
     severity: Severity::Info,
-    summary: "Kustomize roots are linted unrendered because neither kubectl nor kustomize is available",
+    summary:
+        "Kustomize roots are linted unrendered because neither kubectl nor kustomize is available",
     check,
 };
 

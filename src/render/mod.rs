@@ -106,6 +106,10 @@ struct Plan {
 /// Renders every Kustomize root of both sides.
 pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
     let mut out = Rendered::default();
+    // Patches and plugin configurations are Kustomize's input, never objects of their own,
+    // whether or not the overlay is rendered.
+    out.base.consumed = kustomize_only_inputs(&files.base);
+    out.head.consumed = kustomize_only_inputs(&files.head);
     if !settings.enabled {
         return out;
     }
@@ -185,6 +189,8 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 let location = error_location(p, message, side);
                 let already = out.diagnostics.iter().any(|d| {
                     d.code == r101_render_failed::RULE.code
+                        && d.message
+                            .starts_with(&format!("overlay {} ", display_root(&p.root)))
                         && d.notes.iter().any(|n| n.ends_with(message.as_str()))
                 });
                 if !already {
@@ -221,6 +227,35 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             };
             target.consumed.extend(p.consumed.iter().cloned());
             target.objects.extend(place(p, text, side_files));
+        }
+    }
+    out
+}
+
+/// Files kustomizations read as patches, replacements or plugin configurations.
+fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in files.iter().filter(|f| is_kustomization_path(&f.path)) {
+        let Some(doc) = f.parsed.docs.first() else {
+            continue;
+        };
+        let refs = kustomization::refs(&doc.doc.root);
+        let dir = dir_of(&f.path);
+        for r in refs.files.iter().chain(&refs.plugins) {
+            let only_input = matches!(
+                r.field,
+                "patches"
+                    | "patchesStrategicMerge"
+                    | "patchesJson6902"
+                    | "replacements"
+                    | "configurations"
+                    | "generators"
+                    | "transformers"
+                    | "validators"
+            );
+            if let Some(path) = join(dir, &r.text).filter(|_| only_input) {
+                out.insert(path);
+            }
         }
     }
     out

@@ -614,3 +614,121 @@ fn temporary_render_folders_are_removed() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("read").collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+#[test]
+fn a_changed_object_templates_raw_is_assumed_to_roll() {
+    let repo = Repo::new();
+    let policy = |arg: &str| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: kargs-by-label
+  namespace: policies
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: kargs-by-label
+      spec:
+        object-templates-raw: |
+          {{{{- range $pool := (list \"worker\" \"infra\") }}}}
+          - complianceType: musthave
+            objectDefinition:
+              apiVersion: machineconfiguration.openshift.io/v1
+              kind: MachineConfig
+              metadata:
+                name: 50-{{{{ $pool }}}}-kargs
+              spec:
+                kernelArguments:
+                - {arg}
+          {{{{- end }}}}
+"
+        )
+    };
+    repo.write("policies/kargs.yaml", &policy("nosmt"));
+    repo.commit("base");
+    repo.write("policies/kargs.yaml", &policy("nosmt=force"));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "ConfigurationPolicy/kargs-by-label",
+            "changed",
+            "Policy/policies/kargs-by-label"
+        )]
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["ConfigurationPolicy/kargs-by-label"]),
+        "a hub-rendered template may deploy MachineConfigs: never 'no node impact'"
+    );
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R104 info policies/kargs.yaml:14:31"],
+        "the raw template is a templated value"
+    );
+}
+
+#[test]
+fn unchanged_roots_are_rendered_once_for_both_revisions() {
+    if !require_kubectl("unchanged_roots_are_rendered_once_for_both_revisions") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    let bin = tempfile::tempdir().expect("tempdir");
+    let log = bin.path().join("calls.log");
+    let wrapper = bin.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let wrapper_arg = wrapper.to_string_lossy().into_owned();
+    let r = check_git(&repo, &["--kustomize", &wrapper_arg]);
+    assert_eq!(r["forecast"].as_array().map(Vec::len), Some(1));
+    let calls = std::fs::read_to_string(&log).expect("log");
+    // prod changed (base and head rendered), stage did not (one render serves both sides).
+    assert_eq!(calls.lines().count(), 3, "{calls}");
+}
+
+#[test]
+fn staged_overlays_are_rendered_from_the_index() {
+    if !require_kubectl("staged_overlays_are_rendered_from_the_index") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    let patch = "hosted/overlays/stage/nodepool-patch.yaml";
+    let text = std::fs::read_to_string(repo.path().join(patch)).expect("read");
+    repo.write(patch, &text.replace("4.18.5", "4.18.9"));
+    repo.git(&["add", patch]);
+    // The working tree differs again from the index: the index is what is checked.
+    repo.write(patch, &text.replace("4.18.5", "4.19.1"));
+    let r = nodecast(repo.path(), &["check", "--staged", "--format", "json"]).json();
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "NodePool/clusters/workers",
+            "changed",
+            "hosted/overlays/stage"
+        )]
+    );
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["summary"],
+        "release 4.18.5 -> 4.18.9"
+    );
+    assert_eq!(
+        r["forecast"][0]["target"]["cluster"],
+        "HostedCluster/clusters/stage"
+    );
+}

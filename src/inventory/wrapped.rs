@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use nodecast_yaml::{Document, Node};
 
-use super::{identity, Object, ObjectId};
+use super::{Object, ObjectId};
 use crate::parse::{self, FileStatus, ParsedFile};
 
 /// How a wrapper applies the object it carries.
@@ -197,7 +197,20 @@ fn items<'a>(root: &'a Node, path: &[&str]) -> impl Iterator<Item = (usize, &'a 
         .enumerate()
 }
 
-/// Whether a wrapped document would be an object (used by tests and rules).
-pub fn is_object(root: &Node) -> bool {
-    identity(root).is_some()
+/// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that
+/// was added or changed (the hub renders it), so the report assumes a rollout.
+pub fn carries_unknown(change: &crate::diff::ObjectChange, head: &super::Inventory) -> bool {
+    let in_head = change
+        .head
+        .and_then(|i| head.objects.get(i))
+        .is_some_and(|o| raw_templates(o.root()).is_some());
+    let in_fields = change
+        .fields
+        .iter()
+        .any(|f| f.path.contains("/object-templates-raw"));
+    match change.kind {
+        crate::diff::ChangeKind::Added => in_head,
+        crate::diff::ChangeKind::Changed => in_fields,
+        crate::diff::ChangeKind::Removed => false,
+    }
 }

@@ -653,7 +653,7 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
             }
         }
         pd.ignition = parse::ignition_of(&pd.doc.root);
-        let elsewhere: Vec<(Span, String)> = elsewhere
+        let elsewhere: Vec<(Span, String)> = remap::elsewhere(&elsewhere)
             .into_iter()
             .filter_map(|(span, tag)| Some((span, tags.get(tag)?.clone())))
             .collect();

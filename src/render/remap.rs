@@ -9,14 +9,15 @@ use nodecast_yaml::{Entry, Node, NodeKind, Span};
 /// origin document first, then patches and kustomization fields. A scalar takes the span of the
 /// first candidate with an equal value; anything not found takes `fallback`.
 ///
-/// Each candidate carries a tag (0 = the origin file); spans taken from another file are
-/// recorded in `elsewhere` with their tag, so their locations name the right file.
+/// Each candidate carries a tag (0 = the origin file); every span given out is recorded in
+/// `assigned` with its tag, so [`elsewhere`] can tell which spans point into another file.
 pub fn remap(
     node: &mut Node,
     cands: &[Cand<'_>],
     fallback: Span,
-    elsewhere: &mut Vec<(Span, usize)>,
+    assigned: &mut Vec<(Span, usize)>,
 ) {
+    let elsewhere = assigned;
     fn take(
         span: &mut Span,
         found: Option<&Cand<'_>>,
@@ -26,11 +27,12 @@ pub fn remap(
         match found {
             Some(c) => {
                 *span = c.0.span;
-                if c.1 != 0 {
-                    elsewhere.push((*span, c.1));
-                }
+                elsewhere.push((*span, c.1));
             }
-            None => *span = fallback,
+            None => {
+                *span = fallback;
+                elsewhere.push((fallback, 0));
+            }
         }
     }
     match &mut node.kind {
@@ -86,6 +88,24 @@ pub fn remap(
             }
         }
     }
+}
+
+/// The spans that point into another file than the origin, with that file's tag. A span that
+/// was also given out from the origin file is ambiguous and stays with the origin.
+pub fn elsewhere(assigned: &[(Span, usize)]) -> Vec<(Span, usize)> {
+    let origin: std::collections::HashSet<Span> = assigned
+        .iter()
+        .filter(|(_, t)| *t == 0)
+        .map(|(s, _)| *s)
+        .collect();
+    let mut out: Vec<(Span, usize)> = assigned
+        .iter()
+        .filter(|(s, t)| *t != 0 && !origin.contains(s))
+        .copied()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A candidate node and the file it is in (0 = the origin file).
@@ -169,7 +189,9 @@ mod tests {
             fallback,
             &mut elsewhere,
         );
+        let elsewhere = super::elsewhere(&elsewhere);
         assert!(elsewhere.iter().any(|(s, t)| s.start.line == 3 && *t == 1));
+        assert!(elsewhere.iter().all(|(_, t)| *t == 1));
         let k = rendered.path(&["spec", "kernelArguments"]).unwrap();
         assert_eq!(k.as_seq().unwrap()[0].span.start.line, 4);
         let os = rendered.path(&["spec", "osImageURL"]).unwrap();

@@ -254,7 +254,14 @@ fn render_forecast(o: &Outcome, out: &mut String) {
             o.unforecast.len()
         );
         for id in &o.unforecast {
-            let _ = writeln!(out, "    {id}");
+            match id.scope.as_str() {
+                "" => {
+                    let _ = writeln!(out, "    {id}");
+                }
+                scope => {
+                    let _ = writeln!(out, "    {id}  ({scope})");
+                }
+            }
         }
     }
     let _ = writeln!(out);

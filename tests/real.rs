@@ -732,3 +732,34 @@ fn staged_overlays_are_rendered_from_the_index() {
         "HostedCluster/clusters/stage"
     );
 }
+
+#[test]
+fn fixing_a_broken_overlay_is_not_an_error() {
+    if !require_kubectl("fixing_a_broken_overlay_is_not_an_error") {
+        return;
+    }
+    let repo = Repo::new();
+    let case = project_root().join("testdata/real/missing-resource");
+    // Base: the broken overlay (the case's `after`); head: the fixed one (its `before`).
+    copy_tree(&case.join("after"), repo.path());
+    repo.commit("broken");
+    std::fs::remove_dir_all(repo.path().join("hosted")).expect("rm");
+    copy_tree(&case.join("before"), repo.path());
+    repo.commit("fixed");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R101 info hosted/prod/kustomization.yaml:5:3"]
+    );
+    assert_eq!(
+        r["diagnostics"][0]["message"]
+            .as_str()
+            .map(|m| m.contains("(base revision)")),
+        Some(true)
+    );
+    assert_eq!(run_code(&repo), 0, "the fix passes the check");
+}
+
+fn run_code(repo: &Repo) -> i32 {
+    nodecast(repo.path(), &["check", "--base", "HEAD^", "--head", "HEAD"]).code
+}

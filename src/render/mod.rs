@@ -23,7 +23,7 @@ use nodecast_yaml::{Node, NodeKind, Span};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::diagnostic::{Diagnostic, Location, Side};
+use crate::diagnostic::{Diagnostic, Location, Severity, Side};
 use crate::parse::{self, FileEntry, FileStatus, ParsedDoc, ParsedFile, ParsedSides};
 use crate::rules::{r101_render_failed, r102_render_refused, r103_renderer_missing};
 use kustomization::{dir_of, is_kustomization_path, is_remote, join, Ref, FILE_NAMES};
@@ -170,10 +170,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
 
     let mut failed_roots: BTreeSet<String> = BTreeSet::new();
     // Head first: a failure on both revisions is reported once, where the user is editing.
-    for (side, plans, side_files) in [
-        (Side::Head, &head_plans, &files.head),
-        (Side::Base, &base_plans, &files.base),
-    ] {
+    for (side, plans) in [(Side::Head, &head_plans), (Side::Base, &base_plans)] {
         for p in plans {
             if let Some((message, location)) = &p.refused {
                 if side == Side::Head || !head_plans.iter().any(|h| h.root == p.root) {
@@ -193,6 +190,13 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                             .starts_with(&format!("overlay {} ", display_root(&p.root)))
                         && d.notes.iter().any(|n| n.ends_with(message.as_str()))
                 });
+                // Only the base failing (this change fixes the overlay) is not this change's
+                // error; the overlay is still compared unrendered on both sides.
+                let severity = if side == Side::Base {
+                    Severity::Info
+                } else {
+                    Severity::Error
+                };
                 if !already {
                     out.diagnostics.push(
                         Diagnostic::new(
@@ -207,13 +211,13 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                         )
                         .label("Kustomize stops here")
                         .note(format!("Kustomize said: {message}"))
+                        .severity(severity)
                         .help(format!("fix the kustomization so that `{} {}` succeeds", renderer.display(), display_root(&p.root))),
                     );
                 }
                 failed_roots.insert(p.root.clone());
             }
         }
-        let _ = side_files;
     }
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
     // stay comparable.

@@ -469,7 +469,13 @@ fn hive_sync_set_resources_and_patches_are_objects_with_exact_spans() {
     );
     assert_eq!(
         fields(&r, 2),
-        vec![field("/patch", "hive/kubelet-syncset.yaml", 40, 12)]
+        vec![field(
+            "/spec/maxUnavailable",
+            "hive/kubelet-syncset.yaml",
+            41,
+            35
+        )],
+        "a merge patch's fields are located inside the patch text"
     );
 }
 
@@ -762,4 +768,46 @@ fn fixing_a_broken_overlay_is_not_an_error() {
 
 fn run_code(repo: &Repo) -> i32 {
     nodecast(repo.path(), &["check", "--base", "HEAD^", "--head", "HEAD"]).code
+}
+
+#[test]
+fn a_rendered_nodepool_finds_its_hosted_cluster_in_a_plain_file() {
+    if !require_kubectl("a_rendered_nodepool_finds_its_hosted_cluster_in_a_plain_file") {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        "hosted/hostedcluster.yaml",
+        &common::hosted_cluster("prod", "4.18.9"),
+    );
+    repo.write(
+        "hosted/nodepools/kustomization.yaml",
+        "resources:\n- workers.yaml\nnamespace: clusters\n",
+    );
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]),
+    );
+    repo.commit("base");
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]).replace("4.18.5", "4.18.9"),
+    );
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        Vec::<String>::new(),
+        "the reference resolves across scopes"
+    );
+    assert_eq!(
+        r["forecast"][0]["target"]["cluster"],
+        "HostedCluster/clusters/prod"
+    );
+    assert_eq!(r["forecast"][0]["action"], "replace");
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["file"],
+        "hosted/nodepools/workers.yaml"
+    );
+    assert_eq!(r["forecast"][0]["causes"][0]["line"], 12);
 }

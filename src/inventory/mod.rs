@@ -244,6 +244,36 @@ impl Inventory {
             .collect()
     }
 
+    /// The object a reference names: in the referrer's scope (`id.scope`) first, else a plain
+    /// file's, else the only one of that name in any overlay or wrapper.
+    pub fn resolve_index(&self, id: &ObjectId) -> Option<usize> {
+        if let Some(&i) = self.by_id.get(id) {
+            return Some(i);
+        }
+        let plain = ObjectId {
+            scope: String::new(),
+            ..id.clone()
+        };
+        if let Some(&i) = self.by_id.get(&plain) {
+            return Some(i);
+        }
+        let mut same_name = self.by_id.iter().filter(|(k, _)| {
+            k.group == id.group
+                && k.kind == id.kind
+                && k.namespace == id.namespace
+                && k.name == id.name
+        });
+        match (same_name.next(), same_name.next()) {
+            (Some((_, &i)), None) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The object a reference names (see [`Inventory::resolve_index`]).
+    pub fn resolve(&self, id: &ObjectId) -> Option<&Object> {
+        self.resolve_index(id).map(|i| &self.objects[i])
+    }
+
     /// The (first) definition of an identity.
     pub fn get(&self, id: &ObjectId) -> Option<&Object> {
         self.by_id.get(id).map(|&i| &self.objects[i])

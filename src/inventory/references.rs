@@ -50,7 +50,12 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
                 name: name.to_string(),
                 scope: obj.id.scope.clone(),
             };
-            let resolved = inv.by_id.get(&target).copied();
+            let resolved = inv.resolve_index(&target);
+            // A reference resolved in another scope names that object.
+            let target = match resolved {
+                Some(i) => inv.objects[i].id.clone(),
+                None => target,
+            };
             out.push(Reference {
                 kind,
                 from,

@@ -104,7 +104,7 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
         .into_iter()
         .filter_map(|(how, pointer, node)| {
             let node = if how == How::Patched {
-                patch_object(node)?
+                patch_object(outer_text, node, &opts)?
             } else {
                 node.clone()
             };
@@ -137,9 +137,10 @@ pub fn raw_templates(root: &Node) -> Option<&Node> {
     root.path(&["spec", "object-templates-raw"])
 }
 
-/// A Hive patch as a partial object: its target identity plus the patch body when the patch is
-/// a merge patch written as YAML (JSON patches stay opaque and keep only the identity).
-fn patch_object(patch: &Node) -> Option<Node> {
+/// A Hive patch as a partial object: its target identity plus, for strategic and merge patches,
+/// the fields the patch body sets (parsed out of the `patch` string, located in the file). A
+/// JSON patch (`patchType: json`) keeps its body as the opaque `patch` field.
+fn patch_object(outer: &str, patch: &Node, opts: &nodecast_yaml::Options) -> Option<Node> {
     let mut entries: Vec<nodecast_yaml::Entry> = Vec::new();
     for key in ["apiVersion", "kind"] {
         entries.push(patch.entry(key)?.clone());
@@ -165,8 +166,27 @@ fn patch_object(patch: &Node) -> Option<Node> {
             from_alias: false,
         },
     });
+    let json_patch = patch
+        .get("patchType")
+        .and_then(Node::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("json"));
     if let Some(body) = patch.entry("patch") {
-        entries.push(body.clone());
+        let parsed = (!json_patch && body.value.as_str().is_some())
+            .then(|| nodecast_yaml::parse_embedded(outer, &body.value, opts));
+        let fields = parsed
+            .as_ref()
+            .filter(|p| p.problems.is_empty())
+            .and_then(|p| p.documents.first())
+            .and_then(|d| d.root.as_map());
+        match fields {
+            Some(fields) => entries.extend(
+                fields
+                    .iter()
+                    .filter(|e| !matches!(e.key.as_str(), Some("apiVersion" | "kind" | "metadata")))
+                    .cloned(),
+            ),
+            None => entries.push(body.clone()),
+        }
     }
     Some(Node {
         span: patch.span,

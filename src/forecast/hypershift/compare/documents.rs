@@ -169,7 +169,7 @@ pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mu
         };
         match before {
             Some(x) if x.resolved => {
-                if let Some(cm) = input.base.get(&cm_id) {
+                if let Some(cm) = input.base.resolve(&cm_id) {
                     let summary = format!(
                         "ConfigMap {} deleted while spec.{} still references it (see base)",
                         r.name,

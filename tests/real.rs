@@ -811,3 +811,54 @@ fn a_rendered_nodepool_finds_its_hosted_cluster_in_a_plain_file() {
     );
     assert_eq!(r["forecast"][0]["causes"][0]["line"], 12);
 }
+
+#[test]
+fn inline_json_patches_locate_the_values_they_set() {
+    if !require_kubectl("inline_json_patches_locate_the_values_they_set") {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        "hosted/hostedcluster.yaml",
+        &common::hosted_cluster("prod", "4.18.9"),
+    );
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]),
+    );
+    let kustomization = |replicas: u32| {
+        format!(
+            "resources:
+- workers.yaml
+patches:
+- target:
+    kind: NodePool
+    name: workers
+  patch: |-
+    - op: replace
+      path: /spec/replicas
+      value: {replicas}
+"
+        )
+    };
+    repo.write("hosted/nodepools/kustomization.yaml", &kustomization(5));
+    repo.commit("base");
+    repo.write("hosted/nodepools/kustomization.yaml", &kustomization(6));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        fields(&r, 0),
+        vec![field(
+            "/spec/replicas",
+            "hosted/nodepools/kustomization.yaml",
+            10,
+            14
+        )]
+    );
+    assert_eq!(r["forecast"][0]["action"], "none", "replicas roll nothing");
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["file"],
+        "hosted/nodepools/kustomization.yaml"
+    );
+}

@@ -9,6 +9,7 @@
 //! file. Plugins, Helm charts and remote bases are never run or fetched; such roots, and roots
 //! that fail to render, are linted unrendered.
 
+mod candidates;
 pub mod kustomization;
 mod remap;
 pub mod run;
@@ -95,8 +96,8 @@ struct Plan {
     inputs: BTreeMap<String, Vec<u8>>,
     /// Files whose objects the render replaces.
     consumed: BTreeSet<String>,
-    /// Kustomization files of the closure (path → parsed root).
-    kustomizations: Vec<(String, Node)>,
+    /// Kustomization files of the closure, parsed.
+    kustomizations: Vec<candidates::Kust>,
     /// Why the root is not rendered (refused).
     refused: Option<(String, Location)>,
     /// Hash of the inputs: equal hashes render once for both sides.
@@ -383,7 +384,11 @@ fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
                 ));
             }
         }
-        p.kustomizations.push((path, doc.root));
+        p.kustomizations.push(candidates::Kust {
+            path,
+            root: doc.root,
+            text: text.into(),
+        });
     }
     if p.refused.is_some() {
         return p;
@@ -483,8 +488,8 @@ fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<Strin
 /// Where a render error points: the kustomization line naming what Kustomize complains about,
 /// else the root kustomization file.
 fn error_location(p: &Plan, message: &str, side: Side) -> Location {
-    for (path, root) in &p.kustomizations {
-        let refs = kustomization::refs(root);
+    for k in &p.kustomizations {
+        let (path, refs) = (&k.path, kustomization::refs(&k.root));
         for r in refs.inputs.iter().chain(&refs.files) {
             let quoted = [format!("'{}'", r.text), format!("\"{}\"", r.text)];
             let resolved = join(dir_of(path), &r.text);
@@ -579,63 +584,19 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                 }),
         };
         // Candidates: the origin document, then patches and kustomization fields of the closure.
-        let mut owned: Vec<(Node, usize)> = Vec::new();
-        let mut patch_files: Vec<(Arc<ParsedFile>, usize)> = Vec::new();
-        let mut tags: Vec<String> = vec![origin_path.clone()];
-        for (kpath, kroot) in &p.kustomizations {
-            let ktag = tags.len();
-            tags.push(kpath.clone());
-            for (field, path) in [
-                ("commonLabels", &["metadata", "labels"][..]),
-                ("commonAnnotations", &["metadata", "annotations"][..]),
-                ("namespace", &["metadata", "namespace"][..]),
-            ] {
-                if let Some(v) = kroot.get(field) {
-                    owned.push((remap::at_path(path, v), ktag));
-                }
-            }
-            for item in kroot
-                .get("labels")
-                .and_then(Node::as_seq)
-                .unwrap_or_default()
-            {
-                if let Some(pairs) = item.get("pairs") {
-                    owned.push((remap::at_path(&["metadata", "labels"], pairs), ktag));
-                }
-            }
-            let kdir = dir_of(kpath);
-            for r in kustomization::refs(kroot).files {
-                if !matches!(
-                    r.field,
-                    "patches" | "patchesStrategicMerge" | "patchesJson6902"
-                ) {
-                    continue;
-                }
-                let Some(path) = join(kdir, &r.text) else {
-                    continue;
-                };
-                if let Some(f) = file_of(&path) {
-                    patch_files.push((f, tags.len()));
-                    tags.push(path);
-                }
-            }
-        }
+        let gathered = candidates::gather(
+            &p.kustomizations,
+            &origin_path,
+            &kind,
+            &origin_name,
+            &mut file_of,
+        );
+        let tags = &gathered.files;
         let mut cands: Vec<remap::Cand<'_>> = Vec::new();
         if let Some(d) = origin_doc {
             cands.push((&d.doc.root, 0));
         }
-        for (f, tag) in &patch_files {
-            for d in &f.docs {
-                let root = &d.doc.root;
-                if root.get("kind").and_then(Node::as_str) == Some(kind.as_str())
-                    && root.path(&["metadata", "name"]).and_then(Node::as_str)
-                        == Some(origin_name.as_str())
-                {
-                    cands.push((root, *tag));
-                }
-            }
-        }
-        cands.extend(owned.iter().map(|(n, t)| (n, *t)));
+        cands.extend(gathered.nodes.iter().map(|(n, t)| (n, *t)));
         let mut elsewhere: Vec<(Span, usize)> = Vec::new();
         remap::remap(&mut pd.doc.root, &cands, fallback, &mut elsewhere);
         pd.doc.span = origin_doc.map(|d| d.doc.span).unwrap_or(fallback);

@@ -862,3 +862,59 @@ patches:
         "hosted/nodepools/kustomization.yaml"
     );
 }
+
+#[test]
+fn a_generated_config_map_payload_is_located_in_its_source_file() {
+    if !require_kubectl("a_generated_config_map_payload_is_located_in_its_source_file") {
+        return;
+    }
+    let repo = repo("generator-config");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "ConfigMap/clusters/workers-config",
+            "changed",
+            "hosted"
+        )]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![
+            field("/data/config", "hosted/kustomization.yaml", 8, 5),
+            field(
+                "/data/config[MachineConfig 50-kargs]/spec/kernelArguments",
+                "hosted/kernel-args.yaml",
+                7,
+                3
+            ),
+        ]
+    );
+    let cause = &r["forecast"][0]["causes"][0];
+    assert_eq!(r["forecast"][0]["action"], "replace");
+    assert_eq!(
+        (cause["file"].as_str(), cause["line"].as_u64()),
+        (Some("hosted/kernel-args.yaml"), Some(6))
+    );
+
+    // Without `disableNameSuffixHash` the generated name carries a hash that Kustomize does not
+    // write into the NodePool (it does not know the CRD): the reference is broken, as on a cluster.
+    for rel in ["hosted/kustomization.yaml"] {
+        let text = std::fs::read_to_string(repo.path().join(rel)).expect("read");
+        repo.write(
+            rel,
+            &text.replace("generatorOptions:\n  disableNameSuffixHash: true\n", ""),
+        );
+    }
+    repo.commit("hashed names");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec![
+            "H104 info hosted/kustomization.yaml:4:1",
+            "H102 error hosted/nodepool.yaml:10:11",
+            "R001 error hosted/nodepool.yaml:10:11",
+        ]
+    );
+}

@@ -179,6 +179,64 @@ fn json_ops(ops: &[Node]) -> Vec<Node> {
         .collect()
 }
 
+/// Where a generated ConfigMap/Secret data key comes from: the generator's `files` entry
+/// (`key=path` or `path`) in a kustomization of the closure.
+pub struct GeneratorSource {
+    /// The file the value is read from (repository-relative).
+    pub file: String,
+    /// The kustomization holding the generator.
+    pub kustomization: String,
+    /// The `files` entry in that kustomization.
+    pub entry: nodecast_yaml::Span,
+}
+
+/// The source of data key `key` of the generated object `kind`/`name` (name possibly with the
+/// content-hash suffix).
+pub fn generator_source(
+    kustomizations: &[Kust],
+    kind: &str,
+    name: &str,
+    key: &str,
+) -> Option<GeneratorSource> {
+    let field = match kind {
+        "ConfigMap" => "configMapGenerator",
+        "Secret" => "secretGenerator",
+        _ => return None,
+    };
+    for k in kustomizations {
+        for item in seq(k.root.get(field)) {
+            let Some(gen_name) = item.get("name").and_then(Node::as_str) else {
+                continue;
+            };
+            let named = name == gen_name
+                || name
+                    .strip_prefix(gen_name)
+                    .is_some_and(|rest| rest.starts_with('-'))
+                || name.ends_with(&format!("-{gen_name}"))
+                || name.contains(&format!("{gen_name}-"));
+            if !named {
+                continue;
+            }
+            for entry in seq(item.get("files")) {
+                let Some(text) = entry.as_str() else { continue };
+                let (entry_key, path) = match text.split_once('=') {
+                    Some((k, p)) => (k.trim(), p.trim()),
+                    None => (text.rsplit('/').next().unwrap_or(text).trim(), text.trim()),
+                };
+                if entry_key != key {
+                    continue;
+                }
+                return Some(GeneratorSource {
+                    file: join(dir_of(&k.path), path)?,
+                    kustomization: k.path.clone(),
+                    entry: entry.span,
+                });
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -591,16 +591,22 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
             &origin_name,
             &mut file_of,
         );
-        let tags = &gathered.files;
+        let mut tags = gathered.files.clone();
         let mut cands: Vec<remap::Cand<'_>> = Vec::new();
         if let Some(d) = origin_doc {
             cands.push((&d.doc.root, 0));
         }
         cands.extend(gathered.nodes.iter().map(|(n, t)| (n, *t)));
         let mut elsewhere: Vec<(Span, usize)> = Vec::new();
-        remap::remap(&mut pd.doc.root, &cands, fallback, &mut elsewhere);
+        remap::remap(&mut pd.doc.root, &cands, (fallback, 0), &mut elsewhere);
         pd.doc.span = origin_doc.map(|d| d.doc.span).unwrap_or(fallback);
+        let generated = origin.as_ref().is_some_and(|o| o.generator.is_some());
         for emb in &mut pd.embedded {
+            // A generated ConfigMap's payload is a file of its own: locate it there.
+            let source = generated
+                .then(|| candidates::generator_source(&p.kustomizations, &kind, &name, &emb.key))
+                .flatten();
+            let source_file = source.as_ref().and_then(|s| file_of(&s.file));
             let before = origin_doc.and_then(|d| d.embedded.iter().find(|e| e.key == emb.key));
             emb.value_span = pd
                 .doc
@@ -608,13 +614,31 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                 .path(&["data", &emb.key])
                 .map(|n| n.span)
                 .unwrap_or(fallback);
+            let mut source_tag = 0;
+            if let (Some(src), Some(_)) = (&source, &source_file) {
+                emb.value_span = src.entry;
+                if let Some(ktag) = tags.iter().position(|t| t == &src.kustomization) {
+                    elsewhere.push((src.entry, ktag));
+                    if let Some(value) = data_value_mut(&mut pd.doc.root, &emb.key) {
+                        value.span = src.entry;
+                    }
+                }
+                source_tag = tags.len();
+                tags.push(src.file.clone());
+            }
             emb.problems.clear();
             for (i, inner) in emb.docs.iter_mut().enumerate() {
-                let cand = before.and_then(|b| b.docs.get(i)).map(|d| &d.doc.root);
-                let fb = cand.map(first_line).unwrap_or(emb.value_span);
-                let cands: Vec<remap::Cand<'_>> = cand.into_iter().map(|c| (c, 0)).collect();
+                let cand = match &source_file {
+                    Some(f) => f.docs.get(i).map(|d| (&d.doc.root, source_tag)),
+                    None => before.and_then(|b| b.docs.get(i)).map(|d| (&d.doc.root, 0)),
+                };
+                let fb = match cand {
+                    Some((c, tag)) => (first_line(c), tag),
+                    None => (emb.value_span, 0),
+                };
+                let cands: Vec<remap::Cand<'_>> = cand.into_iter().collect();
                 remap::remap(&mut inner.doc.root, &cands, fb, &mut elsewhere);
-                inner.doc.span = fb;
+                inner.doc.span = fb.0;
             }
         }
         pd.ignition = parse::ignition_of(&pd.doc.root);
@@ -635,6 +659,23 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
         });
     }
     out
+}
+
+/// The value node of `data.<key>`, to place a generated payload at its generator entry.
+fn data_value_mut<'a>(root: &'a mut Node, key: &str) -> Option<&'a mut Node> {
+    let NodeKind::Map(entries) = &mut root.kind else {
+        return None;
+    };
+    let data = entries
+        .iter_mut()
+        .find(|e| e.key.as_str() == Some("data"))?;
+    let NodeKind::Map(items) = &mut data.value.kind else {
+        return None;
+    };
+    items
+        .iter_mut()
+        .find(|e| e.key.as_str() == Some(key))
+        .map(|e| &mut e.value)
 }
 
 /// The first key of a document (its first line), where an object without a better place is shown.

@@ -7,33 +7,27 @@ use nodecast_yaml::{Entry, Node, NodeKind, Span};
 ///
 /// `cands` are nodes at the same position in documents that may have written the value: the
 /// origin document first, then patches and kustomization fields. A scalar takes the span of the
-/// first candidate with an equal value; anything not found takes `fallback`.
+/// first candidate with an equal value; anything not found takes `fallback` (a span, usually
+/// the object's first key, and its file tag).
 ///
 /// Each candidate carries a tag (0 = the origin file); every span given out is recorded in
 /// `assigned` with its tag, so [`elsewhere`] can tell which spans point into another file.
 pub fn remap(
     node: &mut Node,
     cands: &[Cand<'_>],
-    fallback: Span,
+    fallback: (Span, usize),
     assigned: &mut Vec<(Span, usize)>,
 ) {
     let elsewhere = assigned;
     fn take(
         span: &mut Span,
         found: Option<&Cand<'_>>,
-        fallback: Span,
+        fallback: (Span, usize),
         elsewhere: &mut Vec<(Span, usize)>,
     ) {
-        match found {
-            Some(c) => {
-                *span = c.0.span;
-                elsewhere.push((*span, c.1));
-            }
-            None => {
-                *span = fallback;
-                elsewhere.push((fallback, 0));
-            }
-        }
+        let (at, tag) = found.map(|c| (c.0.span, c.1)).unwrap_or(fallback);
+        *span = at;
+        elsewhere.push((at, tag));
     }
     match &mut node.kind {
         NodeKind::Scalar { .. } => {
@@ -186,7 +180,7 @@ mod tests {
         remap(
             &mut rendered,
             &[(&origin, 0), (&patch, 1)],
-            fallback,
+            (fallback, 0),
             &mut elsewhere,
         );
         let elsewhere = super::elsewhere(&elsewhere);

@@ -900,13 +900,12 @@ fn a_generated_config_map_payload_is_located_in_its_source_file() {
 
     // Without `disableNameSuffixHash` the generated name carries a hash that Kustomize does not
     // write into the NodePool (it does not know the CRD): the reference is broken, as on a cluster.
-    for rel in ["hosted/kustomization.yaml"] {
-        let text = std::fs::read_to_string(repo.path().join(rel)).expect("read");
-        repo.write(
-            rel,
-            &text.replace("generatorOptions:\n  disableNameSuffixHash: true\n", ""),
-        );
-    }
+    let rel = "hosted/kustomization.yaml";
+    let text = std::fs::read_to_string(repo.path().join(rel)).expect("read");
+    repo.write(
+        rel,
+        &text.replace("generatorOptions:\n  disableNameSuffixHash: true\n", ""),
+    );
     repo.commit("hashed names");
     let r = check_git(&repo, &[]);
     assert_eq!(

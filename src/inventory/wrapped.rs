@@ -19,8 +19,6 @@ pub enum How {
     Deleted,
     /// Hive `patches[]`: a partial object merged into an existing one.
     Patched,
-    /// ACM `object-templates-raw`: the objects are a template, unknown until the hub renders it.
-    Templated,
 }
 
 impl How {
@@ -30,7 +28,6 @@ impl How {
             How::Applied => "applied",
             How::Deleted => "deleted (mustnothave)",
             How::Patched => "patched",
-            How::Templated => "templated (object-templates-raw)",
         }
     }
 }

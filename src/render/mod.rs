@@ -145,14 +145,20 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         }
         return out;
     };
-    let base_plans: Vec<Plan> = base_roots
-        .iter()
-        .map(|f| plan(trees.0, f, Side::Base))
-        .collect();
-    let head_plans: Vec<Plan> = head_roots
-        .iter()
-        .map(|f| plan(trees.1, f, Side::Head))
-        .collect();
+    let (base_plans, head_plans): (Vec<Plan>, Vec<Plan>) = rayon::join(
+        || {
+            base_roots
+                .par_iter()
+                .map(|f| plan(trees.0, f, Side::Base))
+                .collect()
+        },
+        || {
+            head_roots
+                .par_iter()
+                .map(|f| plan(trees.1, f, Side::Head))
+                .collect()
+        },
+    );
 
     // One render per distinct (root, inputs).
     let mut jobs: BTreeMap<(String, [u8; 32]), &Plan> = BTreeMap::new();

@@ -354,6 +354,14 @@ fn acm_policy_objects_are_unwrapped_and_mustnothave_deletes() {
         )]
     );
     assert_eq!(
+        r["changes"][1]["origin"],
+        "deleted (mustnothave) in Policy/policies/worker-kargs"
+    );
+    assert_eq!(
+        r["changes"][0]["origin"],
+        "applied in Policy/policies/worker-kargs"
+    );
+    assert_eq!(
         fields(&r, 2),
         vec![field(
             "/spec/object-templates/1/complianceType",

@@ -133,7 +133,12 @@ impl Diff {
                     id: id.clone(),
                     kind: ChangeKind::Removed,
                     base: Some(bi),
-                    head: None,
+                    // When a wrapper now demands the deletion (`mustnothave`), that definition.
+                    head: head
+                        .deletions
+                        .iter()
+                        .copied()
+                        .find(|&hi| &head.objects[hi].id == id),
                     fields: Vec::new(),
                 }),
                 (None, None) => {}

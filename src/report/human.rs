@@ -100,11 +100,12 @@ fn render_changes(o: &Outcome, out: &mut String) {
     for c in &o.diff.changes {
         let (mark, obj) = match c.kind {
             ChangeKind::Added => ("+", c.head.map(|i| &o.head.objects[i])),
+            // A head object of a removal is a deletion a wrapper demands (ACM `mustnothave`).
             ChangeKind::Removed => (
                 "-",
-                c.base
-                    .map(|i| &o.base.objects[i])
-                    .or_else(|| c.head.map(|i| &o.head.objects[i])),
+                c.head
+                    .map(|i| &o.head.objects[i])
+                    .or_else(|| c.base.map(|i| &o.base.objects[i])),
             ),
             ChangeKind::Changed => ("~", c.head.map(|i| &o.head.objects[i])),
         };

@@ -68,6 +68,8 @@ pub struct Options {
     pub policy: crate::policy::Policy,
     /// Schema validation settings (`--schemas`, `--feature-set`).
     pub validation: crate::validate::Settings,
+    /// Whether and how Kustomize roots are rendered.
+    pub render: crate::render::Settings,
 }
 
 impl Options {
@@ -84,6 +86,7 @@ impl Options {
             min_permitted_hours: 48,
             policy: Default::default(),
             validation: crate::validate::Settings::default(),
+            render: crate::render::Settings::default(),
         }
     }
 }
@@ -94,9 +97,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut loaded = source::load(&options.compare)?;
     crate::policy::select_files(&options.policy, &mut loaded);
     let files = parse::parse_sides(&loaded.base, &loaded.head);
+    let trees = crate::render::tree::trees(&loaded, &options.compare);
+    let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
     let (base, head) = rayon::join(
-        || Inventory::build(&files.base),
-        || Inventory::build(&files.head),
+        || Inventory::build_with(&files.base, &rendered.base),
+        || Inventory::build_with(&files.head, &rendered.head),
     );
     let diff = Diff::compute(&base, &head, loaded.has_base);
     let input = forecast::Input {
@@ -109,6 +114,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
     let mut forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
+    diagnostics.extend(rendered.diagnostics);
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
     let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
     diagnostics.extend(validation.diagnostics);

@@ -166,6 +166,15 @@ struct CheckArgs {
     /// Skip schema and CEL validation (V101–V106), e.g. for scenario trees of partial manifests.
     #[arg(long)]
     no_schema: bool,
+    /// Lint Kustomize roots unrendered (by default they are rendered when kubectl or kustomize is on PATH).
+    #[arg(long)]
+    no_render: bool,
+    /// The Kustomize to render with: `kubectl` (runs `kubectl kustomize`), `kustomize` (runs `kustomize build`), or a path.
+    #[arg(long, value_name = "PROGRAM")]
+    kustomize: Option<std::path::PathBuf>,
+    /// Longest time one Kustomize render may take before it is stopped.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    render_timeout: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -364,6 +373,11 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     options.validation.feature_set = args.feature_set.clone();
     options.validation.unknown_fields_are_errors = args.unknown_fields == UnknownFields::Error;
     options.validation.disabled = args.no_schema;
+    options.render = nodecast::render::Settings {
+        enabled: !args.no_render,
+        program: args.kustomize.clone(),
+        timeout: std::time::Duration::from_secs(args.render_timeout.max(1)),
+    };
     for spec in &args.assume_nodes {
         let (pool, n) = spec
             .split_once('=')

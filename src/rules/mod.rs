@@ -43,6 +43,10 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+pub(crate) mod r101_render_failed;
+pub(crate) mod r102_render_refused;
+pub(crate) mod r103_renderer_missing;
+mod r104_templated_value;
 pub(crate) mod v101_schema_violation;
 pub(crate) mod v102_unknown_field;
 pub(crate) mod v103_cel_rule_failed;
@@ -156,6 +160,10 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &r101_render_failed::RULE,
+    &r102_render_refused::RULE,
+    &r103_renderer_missing::RULE,
+    &r104_templated_value::RULE,
     &v101_schema_violation::RULE,
     &v102_unknown_field::RULE,
     &v103_cel_rule_failed::RULE,

@@ -241,6 +241,7 @@ mod tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: "test".into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         }
@@ -405,6 +406,7 @@ mod runc_tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: path.into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         };

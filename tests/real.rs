@@ -105,6 +105,56 @@ fn field(path: &str, file: &str, line: u64, col: u64) -> (String, String, u64, u
     (path.to_string(), file.to_string(), line, col)
 }
 
+/// (cluster, pool, action, drain) of every forecast entry.
+fn forecast(r: &Value) -> Vec<(String, String, String, bool)> {
+    r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["cluster"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                f["target"]["name"].as_str().unwrap_or_default().to_string(),
+                f["action"].as_str().unwrap_or_default().to_string(),
+                f["drain"].as_bool().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn entry(cluster: &str, pool: &str, action: &str, drain: bool) -> (String, String, String, bool) {
+    (
+        cluster.to_string(),
+        pool.to_string(),
+        action.to_string(),
+        drain,
+    )
+}
+
+/// (object, file, line, column) of every cause of the forecast entry at `index`.
+fn causes(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
+    r["forecast"][index]["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| {
+            (
+                c["object"].as_str().unwrap_or_default().to_string(),
+                c["file"].as_str().unwrap_or_default().to_string(),
+                c["line"].as_u64().unwrap_or_default(),
+                c["column"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn cause(object: &str, file: &str, line: u64, col: u64) -> (String, String, u64, u64) {
+    (object.to_string(), file.to_string(), line, col)
+}
+
 #[test]
 fn overlay_labels_give_the_rendered_machine_config_its_pool_role() {
     if !require_kubectl("overlay_labels_give_the_rendered_machine_config_its_pool_role") {
@@ -139,6 +189,28 @@ fn overlay_labels_give_the_rendered_machine_config_its_pool_role() {
             )]
         );
     }
+    // Each overlay is its own cluster: the role its overlay gives the MachineConfig picks the
+    // pool. The infra overlay's MachineConfig reboots the infra pool (not that cluster's worker
+    // pool); the workers overlay's reboots the worker pool.
+    assert_eq!(
+        forecast(&r),
+        vec![
+            entry("standalone/lab/overlays/infra", "infra", "reboot", true),
+            entry("standalone/lab/overlays/workers", "worker", "reboot", true),
+        ]
+    );
+    for i in 0..2 {
+        assert_eq!(
+            causes(&r, i),
+            vec![cause(
+                "MachineConfig/50-kernel-args",
+                "standalone/lab/base/kernel-args.yaml",
+                8,
+                5
+            )]
+        );
+    }
+    assert_eq!(r["unforecast"], serde_json::json!([]));
 
     // The inventory: each rendered MachineConfig carries the role label its overlay adds, and
     // the label is located on the overlay's line that sets it.
@@ -288,11 +360,29 @@ fn a_component_shared_by_two_overlays_changes_both() {
             )]
         );
     }
+    // Each overlay is a cluster whose worker pool manifest carries the label the component's
+    // KubeletConfig selects (`custom-kubelet: max-pods`): the generated kubelet config changes
+    // and both clusters' worker pools reboot. The component's own folder is not a cluster, so
+    // there is no "selects no pool" (M108) finding: the pools are judged in each overlay.
     assert_eq!(
-        r["unforecast"],
-        serde_json::json!(["KubeletConfig/max-pods", "KubeletConfig/max-pods"]),
-        "the MCO forecast is not modelled yet, so both are listed as assumed rollouts"
+        forecast(&r),
+        vec![
+            entry("clusters/east", "worker", "reboot", true),
+            entry("clusters/west", "worker", "reboot", true),
+        ]
     );
+    for i in 0..2 {
+        assert_eq!(
+            causes(&r, i),
+            vec![cause(
+                "KubeletConfig/max-pods",
+                "clusters/components/kubelet-tuning/kubeletconfig.yaml",
+                10,
+                5
+            )]
+        );
+    }
+    assert_eq!(r["unforecast"], serde_json::json!([]));
 }
 
 #[test]
@@ -370,13 +460,43 @@ fn acm_policy_objects_are_unwrapped_and_mustnothave_deletes() {
             27
         )]
     );
+    // The clusters the Policy selects have no pool manifests here: their built-in pools exist
+    // implicitly. The changed kernel argument and the deleted MachineConfig's kernel argument
+    // (located in the base revision) reboot their worker pool.
     assert_eq!(
-        r["unforecast"],
-        serde_json::json!([
-            "MachineConfig/50-worker-kargs",
-            "MachineConfig/99-worker-legacy-audit"
-        ])
+        forecast(&r),
+        vec![entry(
+            "clusters selected by Policy/policies/worker-kargs",
+            "worker",
+            "reboot",
+            true
+        )]
     );
+    // One cause per kernel argument added and removed, at the changed item.
+    assert_eq!(
+        causes(&r, 0),
+        vec![
+            cause(
+                "MachineConfig/50-worker-kargs",
+                "policies/worker-kargs.yaml",
+                31,
+                17
+            ),
+            cause(
+                "MachineConfig/50-worker-kargs",
+                "policies/worker-kargs.yaml",
+                31,
+                17
+            ),
+            cause(
+                "MachineConfig/99-worker-legacy-audit",
+                "policies/worker-kargs.yaml",
+                42,
+                17
+            ),
+        ]
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]));
 }
 
 #[test]
@@ -485,6 +605,28 @@ fn hive_sync_set_resources_and_patches_are_objects_with_exact_spans() {
         )],
         "a merge patch's fields are located inside the patch text"
     );
+    // The clusters the sync set selects: the KubeletConfig selects the built-in worker pool by
+    // its standard label, so the worker pool reboots, two nodes at a time as the pool patch says.
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by SelectorSyncSet/prod-kubelet",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+    assert_eq!(
+        causes(&r, 0),
+        vec![cause(
+            "KubeletConfig/max-pods",
+            "hive/kubelet-syncset.yaml",
+            20,
+            9
+        )]
+    );
+    assert_eq!(r["forecast"][0]["rollout"]["max_unavailable"], 2);
+    assert_eq!(r["unforecast"], serde_json::json!([]));
 }
 
 #[test]
@@ -508,20 +650,28 @@ fn a_changed_vault_placeholder_is_a_change() {
 fn without_kubectl_overlays_are_linted_unrendered_with_one_info() {
     let repo = repo("labels-role");
     let r = check_git(&repo, &["--kustomize", "/nonexistent/bin/kubectl"]);
+    // Unrendered, the raw MachineConfig has no role label, so no pool is known to select it:
+    // M109 says its rollout cannot be forecast (assume a reboot), never "no node impact".
     assert_eq!(
         diag_lines(&r),
-        vec!["R103 info standalone/lab/overlays/infra/kustomization.yaml:null:null"]
+        vec![
+            "M109 warning standalone/lab/base/kernel-args.yaml:3:1",
+            "R103 info standalone/lab/overlays/infra/kustomization.yaml:null:null"
+        ]
     );
-    // Unrendered: the raw MachineConfig, without the role label, changes once.
     assert_eq!(
         changes(&r),
         vec![change("MachineConfig/50-kernel-args", "changed", "")]
     );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["MachineConfig/50-kernel-args"])
+    );
     let quiet = check_git(&repo, &["--no-render"]);
     assert_eq!(
         diag_lines(&quiet),
-        Vec::<String>::new(),
-        "--no-render is silent"
+        vec!["M109 warning standalone/lab/base/kernel-args.yaml:3:1"],
+        "--no-render says nothing about rendering"
     );
 }
 
@@ -594,6 +744,8 @@ metadata:
 kind: MachineConfig
 metadata:
   name: 50-x
+  labels:
+    machineconfiguration.openshift.io/role: worker
 spec:
   kernelArguments:
   - nosmt

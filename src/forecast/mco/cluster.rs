@@ -1,4 +1,6 @@
-//! Grouping objects into standalone clusters by folder, so pools of different clusters never mix.
+//! Grouping objects into standalone clusters, so pools of different clusters never mix: an object
+//! an overlay renders or a Policy / SyncSet carries belongs to that deployment unit
+//! ([`Origin::group`](crate::inventory::Origin::group)); a plain file belongs to its folder.
 
 use std::collections::BTreeSet;
 
@@ -80,11 +82,13 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
         }
     }
     let set = builder.build().ok();
+    // Rendered and wrapped objects are grouped by their origin, not by the folder of the file
+    // they come from (a shared base, a Policy file): only plain files make folder roots.
     let objects = || {
         base.objects
             .iter()
             .chain(&head.objects)
-            .filter(|o| is_modelled(o))
+            .filter(|o| is_modelled(o) && o.id.scope.is_empty())
     };
     let mut from_globs = BTreeSet::new();
     if let Some(set) = &set {
@@ -122,17 +126,62 @@ pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
         .to_string()
 }
 
-/// Groups the modelled objects of both sides into clusters.
+/// The cluster an object belongs to: the Policy / SyncSet that carries it (`Policy/ns/name`), the
+/// `--cluster-root` folder holding the overlay that renders it, else that overlay's folder; for a
+/// plain file, the nearest root folder (`.` for the repository).
+pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String {
+    let group = &o.id.scope;
+    if group.is_empty() {
+        let r = root_of(roots, &o.path);
+        return if r.is_empty() { ".".to_string() } else { r };
+    }
+    match (&o.origin.wrapper, &o.origin.overlay) {
+        (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.clone()),
+        _ => group.clone(),
+    }
+}
+
+/// The outermost folder matching a `--cluster-root` glob that holds (or is) `dir`.
+fn glob_root(globs: &[String], dir: &str) -> Option<String> {
+    let mut builder = GlobSetBuilder::new();
+    for g in globs {
+        let g = g.trim_end_matches('/');
+        if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
+            builder.add(glob);
+        }
+    }
+    let set = builder.build().ok()?;
+    ancestors(dir)
+        .into_iter()
+        .rev()
+        .find(|d| !d.is_empty() && set.is_match(d))
+        .map(str::to_string)
+}
+
+/// How reports name a cluster: a folder as is; a Policy or SyncSet grouping by the clusters it
+/// selects, since the repository does not say which clusters those are.
+pub fn label(key: &str) -> String {
+    let wrapped = ["Policy/", "SelectorSyncSet/", "SyncSet/"]
+        .iter()
+        .any(|p| key.starts_with(p));
+    if wrapped {
+        format!("clusters selected by {key}")
+    } else {
+        key.to_string()
+    }
+}
+
+/// Groups the modelled objects of both sides into clusters (objects an ACM `mustnothave` deletes
+/// are absent from their side).
 pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluster> {
     let roots = roots(base, head, globs);
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut add = |inv: &Inventory, is_head: bool| {
         for (i, o) in inv.objects.iter().enumerate() {
-            if !is_modelled(o) {
+            if !is_modelled(o) || inv.deletions.contains(&i) {
                 continue;
             }
-            let r = root_of(&roots, &o.path);
-            let root = if r.is_empty() { ".".to_string() } else { r };
+            let root = key_of(&roots, globs, o);
             let pos = match clusters.iter().position(|c| c.root == root) {
                 Some(p) => p,
                 None => {

@@ -1077,3 +1077,90 @@ fn a_generated_config_map_payload_is_located_in_its_source_file() {
         ]
     );
 }
+
+#[test]
+fn a_policy_kubelet_config_for_a_pool_labelled_on_the_cluster_is_not_called_harmless() {
+    // The Policy's clusters have no pool manifests here: the worker pool may well carry
+    // `custom-kubelet: small-pods` on the cluster (`oc label mcp worker …`), so the change is
+    // not forecast ("assume a rollout") rather than "selects no pool, changes no node".
+    let repo = Repo::new();
+    let policy = |max_pods: u32| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: small-pods
+  namespace: policies
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: small-pods
+      spec:
+        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: KubeletConfig
+            metadata:
+              name: set-max-pods
+            spec:
+              machineConfigPoolSelector:
+                matchLabels:
+                  custom-kubelet: small-pods
+              kubeletConfig:
+                maxPods: {max_pods}
+"
+        )
+    };
+    repo.write("policies/small-pods.yaml", &policy(100));
+    repo.commit("base");
+    repo.write("policies/small-pods.yaml", &policy(120));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["M108 info policies/small-pods.yaml:22:15"]
+    );
+    assert_eq!(forecast(&r), Vec::new());
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["KubeletConfig/set-max-pods"])
+    );
+    // With the pool manifest in the Policy, its labels are known: the worker pool reboots.
+    let with_pool = policy(120).replace(
+        "        object-templates:\n",
+        "        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: MachineConfigPool
+            metadata:
+              name: worker
+              labels:
+                custom-kubelet: small-pods
+            spec:
+              machineConfigSelector:
+                matchLabels:
+                  machineconfiguration.openshift.io/role: worker
+              nodeSelector:
+                matchLabels:
+                  node-role.kubernetes.io/worker: \"\"
+",
+    );
+    repo.write("policies/small-pods.yaml", &with_pool.replace("120", "140"));
+    repo.commit("pool managed by the Policy");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by Policy/policies/small-pods",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+}

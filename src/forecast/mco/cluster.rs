@@ -217,4 +217,29 @@ mod tests {
         assert_eq!(root_of(&roots, "clusters/b/pools.yaml"), "clusters/b");
         assert_eq!(root_of(&roots, "common/x.yaml"), "");
     }
+
+    #[test]
+    fn wrapper_groups_are_named_by_the_clusters_they_select() {
+        assert_eq!(
+            label("Policy/policies/kargs"),
+            "clusters selected by Policy/policies/kargs"
+        );
+        assert_eq!(
+            label("SelectorSyncSet/prod"),
+            "clusters selected by SelectorSyncSet/prod"
+        );
+        assert_eq!(label("clusters/east"), "clusters/east");
+        assert_eq!(label("."), ".");
+    }
+
+    #[test]
+    fn an_overlay_inside_a_cluster_root_glob_belongs_to_that_cluster() {
+        let globs = ["clusters/*".to_string()];
+        assert_eq!(
+            glob_root(&globs, "clusters/east/overlays/infra").as_deref(),
+            Some("clusters/east")
+        );
+        assert_eq!(glob_root(&globs, "other/overlay"), None);
+        assert_eq!(glob_root(&[], "clusters/east"), None);
+    }
 }

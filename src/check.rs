@@ -72,6 +72,8 @@ pub struct Options {
     pub stream_metadata: Option<crate::forecast::boot_images::Metadata>,
     /// The platform assumed when the repository holds no `Infrastructure/cluster` (`platform:`).
     pub assumed_platform: Option<String>,
+    /// Whether and how Kustomize roots are rendered.
+    pub render: crate::render::Settings,
 }
 
 impl Options {
@@ -90,6 +92,7 @@ impl Options {
             validation: crate::validate::Settings::default(),
             stream_metadata: None,
             assumed_platform: None,
+            render: crate::render::Settings::default(),
         }
     }
 }
@@ -100,9 +103,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut loaded = source::load(&options.compare)?;
     crate::policy::select_files(&options.policy, &mut loaded);
     let files = parse::parse_sides(&loaded.base, &loaded.head);
+    let trees = crate::render::tree::trees(&loaded, &options.compare);
+    let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
     let (base, head) = rayon::join(
-        || Inventory::build(&files.base),
-        || Inventory::build(&files.head),
+        || Inventory::build_with(&files.base, &rendered.base),
+        || Inventory::build_with(&files.head, &rendered.head),
     );
     let diff = Diff::compute(&base, &head, loaded.has_base);
     let input = forecast::Input {
@@ -115,6 +120,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let unforecast = forecast::unforecast(&head, &diff, &modelled);
     let mut forecast = modelled.impacts;
     let mut diagnostics = modelled.diagnostics;
+    diagnostics.extend(rendered.diagnostics);
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
     let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
     diagnostics.extend(validation.diagnostics);

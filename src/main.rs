@@ -170,6 +170,15 @@ struct CheckArgs {
     /// check that every NodePool's stream has a boot image for its platform, architecture and region.
     #[arg(long, value_name = "FILE")]
     stream_metadata: Option<PathBuf>,
+    /// Lint Kustomize roots unrendered (by default they are rendered when kubectl or kustomize is on PATH).
+    #[arg(long)]
+    no_render: bool,
+    /// The Kustomize to render with: `kubectl` (runs `kubectl kustomize`), `kustomize` (runs `kustomize build`), or a path.
+    #[arg(long, value_name = "PROGRAM")]
+    kustomize: Option<std::path::PathBuf>,
+    /// Longest time one Kustomize render may take before it is stopped.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    render_timeout: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -368,6 +377,11 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     options.validation.feature_set = args.feature_set.clone();
     options.validation.unknown_fields_are_errors = args.unknown_fields == UnknownFields::Error;
     options.validation.disabled = args.no_schema;
+    options.render = nodecast::render::Settings {
+        enabled: !args.no_render,
+        program: args.kustomize.clone(),
+        timeout: std::time::Duration::from_secs(args.render_timeout.max(1)),
+    };
     for spec in &args.assume_nodes {
         let (pool, n) = spec
             .split_once('=')

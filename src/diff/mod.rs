@@ -90,7 +90,23 @@ impl Diff {
                     if bo.same_document(ho) && bo.path == ho.path {
                         continue;
                     }
-                    let fields = tree::diff_objects(bo, ho);
+                    let mut fields = tree::diff_objects(bo, ho);
+                    // Changes inside carried objects are reported on those objects.
+                    let carried: Vec<String> = base
+                        .carried_pointers(bo)
+                        .into_iter()
+                        .chain(head.carried_pointers(ho))
+                        .collect();
+                    if !carried.is_empty() {
+                        fields.retain(|f| {
+                            !carried.iter().any(|p| {
+                                f.path == *p
+                                    || f.path
+                                        .strip_prefix(p.as_str())
+                                        .is_some_and(|r| r.starts_with('/') || r.starts_with('['))
+                            })
+                        });
+                    }
                     if fields.is_empty() {
                         if bo.path != ho.path {
                             diff.moved
@@ -117,12 +133,34 @@ impl Diff {
                     id: id.clone(),
                     kind: ChangeKind::Removed,
                     base: Some(bi),
-                    head: None,
+                    // When a wrapper now demands the deletion (`mustnothave`), that definition.
+                    head: head
+                        .deletions
+                        .iter()
+                        .copied()
+                        .find(|&hi| &head.objects[hi].id == id),
                     fields: Vec::new(),
                 }),
                 (None, None) => {}
             }
         }
+        // A wrapper that newly demands a deletion (ACM `mustnothave`) deletes the object from the
+        // clusters that have it, even when this repository did not define it before.
+        for &hi in &head.deletions {
+            let id = &head.objects[hi].id;
+            let known = base.by_id.contains_key(id)
+                || base.deletions.iter().any(|&bi| &base.objects[bi].id == id);
+            if !known && !diff.changes.iter().any(|c| &c.id == id) {
+                diff.changes.push(ObjectChange {
+                    id: id.clone(),
+                    kind: ChangeKind::Removed,
+                    base: None,
+                    head: Some(hi),
+                    fields: Vec::new(),
+                });
+            }
+        }
+        diff.changes.sort_by(|a, b| a.id.cmp(&b.id));
         diff
     }
 

@@ -49,17 +49,29 @@ pub fn same_value(a: &Node, b: &Node) -> bool {
 }
 
 struct Ctx<'a> {
-    base_path: &'a str,
-    head_path: &'a str,
+    base: &'a Object,
+    head: &'a Object,
     base_embedded: &'a [Embedded],
     head_embedded: &'a [Embedded],
+}
+
+impl Ctx<'_> {
+    /// A base location; a rendered object's value may be written in a patch file.
+    fn base_loc(&self, span: nodecast_yaml::Span) -> Location {
+        Location::base(self.base.path_at(span), span)
+    }
+
+    /// A head location; a rendered object's value may be written in a patch file.
+    fn head_loc(&self, span: nodecast_yaml::Span) -> Location {
+        Location::head(self.head.path_at(span), span)
+    }
 }
 
 /// The changed fields between two definitions of the same object.
 pub fn diff_objects(base: &Object, head: &Object) -> Vec<FieldChange> {
     let ctx = Ctx {
-        base_path: &base.path,
-        head_path: &head.path,
+        base,
+        head,
         base_embedded: &base.parsed().embedded,
         head_embedded: &head.parsed().embedded,
     };
@@ -124,8 +136,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
                     Some(old) => diff_nodes(ctx, &sub, &old.value, &e.value, out),
                     None => out.push(FieldChange {
                         path: sub,
-                        base: Some(Location::base(ctx.base_path, b.span)),
-                        head: Some(Location::head(ctx.head_path, entry_span(&e.key, &e.value))),
+                        base: Some(ctx.base_loc(b.span)),
+                        head: Some(ctx.head_loc(entry_span(&e.key, &e.value))),
                         before: None,
                         after: Some(short(&e.value)),
                         text_diff: None,
@@ -139,8 +151,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
                 if h.entry(key).is_none() {
                     out.push(FieldChange {
                         path: format!("{path}/{}", escape(key)),
-                        base: Some(Location::base(ctx.base_path, entry_span(&e.key, &e.value))),
-                        head: Some(Location::head(ctx.head_path, h.span)),
+                        base: Some(ctx.base_loc(entry_span(&e.key, &e.value))),
+                        head: Some(ctx.head_loc(h.span)),
                         before: Some(short(&e.value)),
                         after: None,
                         text_diff: None,
@@ -155,8 +167,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             for (i, y) in hi.iter().enumerate().skip(bi.len()) {
                 out.push(FieldChange {
                     path: format!("{path}/{i}"),
-                    base: Some(Location::base(ctx.base_path, b.span)),
-                    head: Some(Location::head(ctx.head_path, y.span)),
+                    base: Some(ctx.base_loc(b.span)),
+                    head: Some(ctx.head_loc(y.span)),
                     before: None,
                     after: Some(short(y)),
                     text_diff: None,
@@ -165,8 +177,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             for (i, x) in bi.iter().enumerate().skip(hi.len()) {
                 out.push(FieldChange {
                     path: format!("{path}/{i}"),
-                    base: Some(Location::base(ctx.base_path, x.span)),
-                    head: Some(Location::head(ctx.head_path, h.span)),
+                    base: Some(ctx.base_loc(x.span)),
+                    head: Some(ctx.head_loc(h.span)),
                     before: Some(short(x)),
                     after: None,
                     text_diff: None,
@@ -186,8 +198,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             };
             out.push(FieldChange {
                 path: path.to_string(),
-                base: Some(Location::base(ctx.base_path, b.span)),
-                head: Some(Location::head(ctx.head_path, h.span)),
+                base: Some(ctx.base_loc(b.span)),
+                head: Some(ctx.head_loc(h.span)),
                 before: Some(short(b)),
                 after: Some(short(h)),
                 text_diff,
@@ -253,8 +265,8 @@ fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Fi
         .map(|(i, d)| (label(&d.doc.root, i), &d.doc.root))
         .collect();
     let inner = Ctx {
-        base_path: ctx.base_path,
-        head_path: ctx.head_path,
+        base: ctx.base,
+        head: ctx.head,
         base_embedded: &[],
         head_embedded: &[],
     };
@@ -264,8 +276,8 @@ fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Fi
             Some((_, bn)) => diff_nodes(&inner, &sub, bn, hn, out),
             None => out.push(FieldChange {
                 path: sub,
-                base: Some(Location::base(ctx.base_path, b.span)),
-                head: Some(Location::head(ctx.head_path, hn.span)),
+                base: Some(ctx.base_loc(b.span)),
+                head: Some(ctx.head_loc(hn.span)),
                 before: None,
                 after: Some(name.clone()),
                 text_diff: None,
@@ -276,8 +288,8 @@ fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Fi
         if !head_docs.iter().any(|(n, _)| n == name) {
             out.push(FieldChange {
                 path: format!("{path}[{name}]"),
-                base: Some(Location::base(ctx.base_path, bn.span)),
-                head: Some(Location::head(ctx.head_path, h.span)),
+                base: Some(ctx.base_loc(bn.span)),
+                head: Some(ctx.head_loc(h.span)),
                 before: Some(name.clone()),
                 after: None,
                 text_diff: None,

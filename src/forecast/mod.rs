@@ -212,13 +212,18 @@ pub fn unforecast(
     };
     let referenced_by_nodepool =
         |id: &crate::inventory::ObjectId| head.references.iter().any(|r| &r.target == id);
+    // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown (REAL).
+    let carries_unknown =
+        |c: &crate::diff::ObjectChange| crate::inventory::wrapped::carries_unknown(c, head);
     diff.changes
         .iter()
-        .map(|c| &c.id)
-        .filter(|id| {
+        .filter(|c| {
+            let id = &c.id;
             NODE_GROUPS.contains(&id.group.as_str())
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
+                || carries_unknown(c)
         })
+        .map(|c| &c.id)
         .filter(|id| !explained(id))
         .cloned()
         .collect()

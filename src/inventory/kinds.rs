@@ -133,6 +133,10 @@ pub fn is_cluster_scoped(group: &str, kind: &str) -> bool {
             true
         }
         "hypershift.openshift.io" => false,
+        "hive.openshift.io" => matches!(
+            kind,
+            "SelectorSyncSet" | "ClusterImageSet" | "HiveConfig" | "SelectorSyncIdentityProvider"
+        ),
         ""
         | "rbac.authorization.k8s.io"
         | "apiextensions.k8s.io"

@@ -2,16 +2,18 @@
 
 pub mod kinds;
 mod references;
+pub mod wrapped;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use nodecast_yaml::Node;
+use nodecast_yaml::{Node, Span};
 
 pub use references::{Reference, ReferenceKind};
 
 use crate::parse::{type_meta, FileEntry, ParsedDoc, ParsedFile};
+use crate::render::SideRender;
 
 /// What makes two definitions the same object for the API server.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,10 +26,15 @@ pub struct ObjectId {
     pub namespace: Option<String>,
     /// `metadata.name`.
     pub name: String,
+    /// Which deployment unit the definition belongs to, so two overlays or two Policies may both
+    /// define `MachineConfig/99-worker-kargs` for different clusters: `""` for plain files, the
+    /// overlay folder for rendered objects, the wrapper for wrapped ones (see [`Origin::group`]).
+    pub scope: String,
 }
 
 impl fmt::Display for ObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The scope is not part of the name users see; reports show it as the object's origin.
         match &self.namespace {
             Some(ns) if !ns.is_empty() => write!(f, "{}/{}/{}", self.kind, ns, self.name),
             _ => write!(f, "{}/{}", self.kind, self.name),
@@ -46,7 +53,44 @@ pub struct Object {
     pub path: String,
     /// Index of the document in the file.
     pub doc_index: usize,
+    /// How the definition reaches the cluster: as written, rendered by an overlay, or wrapped.
+    pub origin: Origin,
     file: Arc<ParsedFile>,
+    elsewhere: Arc<Vec<(Span, String)>>,
+}
+
+/// How an object definition reaches the cluster; forecast models group pools by [`Origin::group`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The Kustomize root (folder) that rendered it, when rendered.
+    pub overlay: Option<String>,
+    /// The Policy / SyncSet that carries it, when wrapped.
+    pub wrapper: Option<wrapped::Wrapper>,
+}
+
+impl Origin {
+    /// The cluster grouping label: the wrapper (`Policy/ns/name`), else the overlay folder, else
+    /// `""` (a plain file; the model groups it by folder or `--cluster-root`).
+    pub fn group(&self) -> String {
+        match (&self.wrapper, &self.overlay) {
+            (Some(w), Some(o)) => format!("{} ({o})", w.id),
+            (Some(w), None) => w.id.to_string(),
+            (None, Some(o)) => o.clone(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// "rendered from overlay X" / "wrapped in Policy Y", for messages; empty for plain files.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(w) = &self.wrapper {
+            parts.push(format!("{} in {}", w.how.as_str(), w.id));
+        }
+        if let Some(o) = &self.overlay {
+            parts.push(format!("rendered from overlay {o}"));
+        }
+        parts.join(", ")
+    }
 }
 
 impl Object {
@@ -58,6 +102,16 @@ impl Object {
     /// The document's root mapping.
     pub fn root(&self) -> &Node {
         &self.parsed().doc.root
+    }
+
+    /// The file a span of this object is in: `path`, except for values of a rendered object
+    /// that a patch or a kustomization field writes.
+    pub fn path_at(&self, span: Span) -> &str {
+        self.elsewhere
+            .iter()
+            .find(|(s, _)| *s == span)
+            .map(|(_, p)| p.as_str())
+            .unwrap_or(&self.path)
     }
 
     /// The file the object is defined in.
@@ -84,39 +138,140 @@ pub struct Inventory {
     pub kinds: BTreeSet<(String, String)>,
     /// References between objects, resolved against this side.
     pub references: Vec<Reference>,
+    /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
+    pub deletions: Vec<usize>,
 }
 
 impl Inventory {
     /// Builds the inventory of one side from its parsed files.
     pub fn build(files: &[FileEntry]) -> Self {
+        Inventory::build_with(files, &SideRender::default())
+    }
+
+    /// Builds the inventory from parsed files and rendered overlays: objects of files a render
+    /// consumed come from the render instead; wrapped objects (Policies, SyncSets) are added
+    /// after their wrappers.
+    pub fn build_with(files: &[FileEntry], rendered: &SideRender) -> Self {
         let mut inv = Inventory::default();
         for file in files {
-            for (doc_index, doc) in file.parsed.docs.iter().enumerate() {
-                let Some(id) = identity(&doc.doc.root) else {
-                    continue;
-                };
-                let api_version = type_meta(&doc.doc.root)
-                    .map(|(a, _)| a.to_string())
-                    .unwrap_or_default();
-                inv.kinds.insert((id.group.clone(), id.kind.clone()));
-                let index = inv.objects.len();
-                match inv.by_id.get(&id) {
-                    Some(&first) => inv.duplicates.push((first, index)),
-                    None => {
-                        inv.by_id.insert(id.clone(), index);
-                    }
-                }
-                inv.objects.push(Object {
-                    id,
-                    api_version,
-                    path: file.path.clone(),
-                    doc_index,
-                    file: file.parsed.clone(),
-                });
+            if rendered.consumed.contains(&file.path) {
+                continue;
             }
+            for doc_index in 0..file.parsed.docs.len() {
+                let origin = Origin::default();
+                inv.add(&file.path, &file.parsed, doc_index, origin, &Arc::default());
+            }
+        }
+        for r in &rendered.objects {
+            let origin = Origin {
+                overlay: Some(r.overlay.clone()),
+                wrapper: None,
+            };
+            inv.add(&r.path, &r.file, 0, origin, &r.elsewhere);
         }
         inv.references = references::resolve(&inv);
         inv
+    }
+
+    fn add(
+        &mut self,
+        path: &str,
+        file: &Arc<ParsedFile>,
+        doc_index: usize,
+        origin: Origin,
+        elsewhere: &Arc<Vec<(Span, String)>>,
+    ) {
+        let doc = &file.docs[doc_index];
+        let Some(mut id) = identity(&doc.doc.root) else {
+            return;
+        };
+        id.scope = origin.group();
+        let api_version = type_meta(&doc.doc.root)
+            .map(|(a, _)| a.to_string())
+            .unwrap_or_default();
+        self.kinds.insert((id.group.clone(), id.kind.clone()));
+        let index = self.objects.len();
+        let deleted = origin
+            .wrapper
+            .as_ref()
+            .is_some_and(|w| w.how == wrapped::How::Deleted);
+        if deleted {
+            self.deletions.push(index);
+        } else {
+            match self.by_id.get(&id) {
+                Some(&first) => self.duplicates.push((first, index)),
+                None => {
+                    self.by_id.insert(id.clone(), index);
+                }
+            }
+        }
+        let object = Object {
+            id,
+            api_version,
+            path: path.to_string(),
+            doc_index,
+            origin: origin.clone(),
+            file: file.clone(),
+            elsewhere: elsewhere.clone(),
+        };
+        let nested = wrapped::unwrap(&object);
+        self.objects.push(object);
+        for (wrapper, nested_file) in nested {
+            let origin = Origin {
+                overlay: origin.overlay.clone(),
+                wrapper: Some(wrapper),
+            };
+            for i in 0..nested_file.docs.len() {
+                self.add(path, &nested_file, i, origin.clone(), elsewhere);
+            }
+        }
+    }
+
+    /// JSON pointers (relative to `obj`) of the objects `obj` carries (Policy templates, SyncSet
+    /// resources): the diff reports changes inside them on the carried objects, not twice.
+    pub fn carried_pointers(&self, obj: &Object) -> Vec<String> {
+        let (outer, prefix) = match &obj.origin.wrapper {
+            Some(w) => (&w.id, w.pointer.as_str()),
+            None => (&obj.id, ""),
+        };
+        self.objects
+            .iter()
+            .filter(|o| o.origin.overlay == obj.origin.overlay)
+            .filter_map(|o| o.origin.wrapper.as_ref())
+            .filter(|w| &w.id == outer && w.pointer.len() > prefix.len())
+            .filter_map(|w| w.pointer.strip_prefix(prefix).map(str::to_string))
+            .filter(|p| p.starts_with('/'))
+            .collect()
+    }
+
+    /// The object a reference names: in the referrer's scope (`id.scope`) first, else a plain
+    /// file's, else the only one of that name in any overlay or wrapper.
+    pub fn resolve_index(&self, id: &ObjectId) -> Option<usize> {
+        if let Some(&i) = self.by_id.get(id) {
+            return Some(i);
+        }
+        let plain = ObjectId {
+            scope: String::new(),
+            ..id.clone()
+        };
+        if let Some(&i) = self.by_id.get(&plain) {
+            return Some(i);
+        }
+        let mut same_name = self.by_id.iter().filter(|(k, _)| {
+            k.group == id.group
+                && k.kind == id.kind
+                && k.namespace == id.namespace
+                && k.name == id.name
+        });
+        match (same_name.next(), same_name.next()) {
+            (Some((_, &i)), None) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The object a reference names (see [`Inventory::resolve_index`]).
+    pub fn resolve(&self, id: &ObjectId) -> Option<&Object> {
+        self.resolve_index(id).map(|i| &self.objects[i])
     }
 
     /// The (first) definition of an identity.
@@ -170,5 +325,6 @@ pub fn identity(root: &Node) -> Option<ObjectId> {
         kind: kind.to_string(),
         namespace,
         name: name.to_string(),
+        scope: String::new(),
     })
 }

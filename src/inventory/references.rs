@@ -48,8 +48,14 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
                 kind: target_kind.to_string(),
                 namespace: namespace.clone(),
                 name: name.to_string(),
+                scope: obj.id.scope.clone(),
             };
-            let resolved = inv.by_id.get(&target).copied();
+            let resolved = inv.resolve_index(&target);
+            // A reference resolved in another scope names that object.
+            let target = match resolved {
+                Some(i) => inv.objects[i].id.clone(),
+                None => target,
+            };
             out.push(Reference {
                 kind,
                 from,

@@ -208,6 +208,11 @@ pub(crate) fn decode_doc(outer: &str, doc: Document, opts: &Options) -> ParsedDo
     }
 }
 
+/// The Ignition files of a MachineConfig document (for documents built outside this stage).
+pub(crate) fn ignition_of(root: &Node) -> Vec<IgnitionFile> {
+    ignition::decode(root)
+}
+
 /// The first Go/Helm template action that is not inside a quoted or block string value.
 ///
 /// A `{{ $labels.instance }}` inside a Prometheus rule's block scalar is data, not templating; a

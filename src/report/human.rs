@@ -105,12 +105,22 @@ fn render_changes(o: &Outcome, out: &mut String) {
         return;
     }
     for c in &o.diff.changes {
-        let (mark, path) = match c.kind {
-            ChangeKind::Added => ("+", c.head.map(|i| o.head.objects[i].path.clone())),
-            ChangeKind::Removed => ("-", c.base.map(|i| o.base.objects[i].path.clone())),
-            ChangeKind::Changed => ("~", c.head.map(|i| o.head.objects[i].path.clone())),
+        let (mark, obj) = match c.kind {
+            ChangeKind::Added => ("+", c.head.map(|i| &o.head.objects[i])),
+            // A head object of a removal is a deletion a wrapper demands (ACM `mustnothave`).
+            ChangeKind::Removed => (
+                "-",
+                c.head
+                    .map(|i| &o.head.objects[i])
+                    .or_else(|| c.base.map(|i| &o.base.objects[i])),
+            ),
+            ChangeKind::Changed => ("~", c.head.map(|i| &o.head.objects[i])),
         };
-        let _ = writeln!(out, "  {mark} {}  ({})", c.id, path.unwrap_or_default());
+        let mut path = obj.map(|x| x.path.clone()).unwrap_or_default();
+        if let Some(origin) = obj.map(|x| x.origin.describe()).filter(|d| !d.is_empty()) {
+            path = format!("{path}, {origin}");
+        }
+        let _ = writeln!(out, "  {mark} {}  ({path})", c.id);
         for f in c.fields.iter().take(12) {
             let at = match (&f.head, &f.base, &f.after) {
                 (Some(h), _, Some(_)) => position(h),
@@ -252,7 +262,14 @@ fn render_forecast(o: &Outcome, out: &mut String) {
             o.unforecast.len()
         );
         for id in &o.unforecast {
-            let _ = writeln!(out, "    {id}");
+            match id.scope.as_str() {
+                "" => {
+                    let _ = writeln!(out, "    {id}");
+                }
+                scope => {
+                    let _ = writeln!(out, "    {id}  ({scope})");
+                }
+            }
         }
     }
     let _ = writeln!(out);

@@ -90,13 +90,17 @@ fn changes(o: &Outcome) -> Vec<Value> {
                 "change": c.kind.as_str(),
                 "base_file": base.map(|b| b.path.clone()),
                 "file": head.map(|h| h.path.clone()),
+                "origin": head.or(base).map(|x| x.origin.describe()).filter(|d| !d.is_empty()),
+                "group": head.or(base).map(|x| x.origin.group()).filter(|d| !d.is_empty()),
                 "fields": c.fields.iter().map(|f| {
                     let head_pos = f.head.as_ref().and_then(|l| l.span);
                     let base_pos = f.base.as_ref().and_then(|l| l.span);
                     json!({
                         "path": f.path,
+                        "file": f.head.as_ref().map(|l| l.path.clone()),
                         "line": head_pos.map(|s| s.start.line),
                         "column": head_pos.map(|s| s.start.col),
+                        "base_file": f.base.as_ref().map(|l| l.path.clone()),
                         "base_line": base_pos.map(|s| s.start.line),
                         "base_column": base_pos.map(|s| s.start.col),
                         "before": f.before,

@@ -21,6 +21,10 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some((api, kind)) = type_meta(root) else {
             continue;
         };
+        // A kustomization file is Kustomize's input, not an object the cluster receives.
+        if api.starts_with("kustomize.config.k8s.io/") {
+            continue;
+        }
         let object = format!("{kind} in {}", d.path);
         let Some(meta_entry) = root.entry("metadata") else {
             let start = root
@@ -79,7 +83,8 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     } else {
                         is_dns_subdomain(n)
                     };
-                    if !valid {
+                    // A placeholder is filled in at deploy time: unknown, not invalid.
+                    if !valid && !crate::placeholder::is_templated(n) {
                         let what = if label {
                             "a DNS-1123 label (lowercase letters, digits and '-', at most 63)"
                         } else {

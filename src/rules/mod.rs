@@ -43,6 +43,10 @@ pub(crate) mod m107_pool_selector;
 pub(crate) mod m108_generator_selects_no_pool;
 pub(crate) mod m109_config_selects_no_pool;
 mod r001_missing_reference;
+pub(crate) mod r101_render_failed;
+pub(crate) mod r102_render_refused;
+pub(crate) mod r103_renderer_missing;
+mod r104_templated_value;
 mod revisions;
 pub(crate) mod s101_nodepool_runc_dropin;
 pub(crate) mod s102_in_place_stream_rebase;
@@ -180,6 +184,10 @@ pub static ALL: &[&Rule] = &[
     &m108_generator_selects_no_pool::RULE,
     &m109_config_selects_no_pool::RULE,
     &r001_missing_reference::RULE,
+    &r101_render_failed::RULE,
+    &r102_render_refused::RULE,
+    &r103_renderer_missing::RULE,
+    &r104_templated_value::RULE,
     &s101_nodepool_runc_dropin::RULE,
     &s102_in_place_stream_rebase::RULE,
     &s103_explicit_default_stream::RULE,

@@ -61,8 +61,17 @@ fn holder_of<'m>(model: &'m Model, inv: &Inventory, impact: &Impact) -> Option<&
                 .collect();
             let prefix = t.cluster.trim_end_matches('/');
             let in_cluster = pools.iter().find(|h| {
-                let path = &inv.objects[h.index].path;
-                prefix.is_empty() || prefix == "." || path.starts_with(&format!("{prefix}/"))
+                let o = &inv.objects[h.index];
+                // A wrapped pool belongs to its Policy / SyncSet cluster, a rendered one to its
+                // overlay's.
+                if o.origin.wrapper.is_some() {
+                    return crate::forecast::mco::cluster_label(&o.id.scope) == t.cluster;
+                }
+                let place = o.origin.overlay.as_deref().unwrap_or(&o.path);
+                prefix.is_empty()
+                    || prefix == "."
+                    || place == prefix
+                    || place.starts_with(&format!("{prefix}/"))
             });
             in_cluster.copied().or(if pools.len() == 1 {
                 pools.first().copied()

@@ -108,7 +108,10 @@ impl Snapshot {
 /// Which files are manifests nodecast reads: `.yaml`, `.yml` and `.json`.
 pub fn is_manifest_path(path: &str) -> bool {
     let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json")
+    lower.ends_with(".yaml")
+        || lower.ends_with(".yml")
+        || lower.ends_with(".json")
+        || path.rsplit('/').next() == Some("Kustomization")
 }
 
 /// Reads bytes that are within the limit, or records why not.

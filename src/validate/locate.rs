@@ -44,3 +44,19 @@ pub fn span(root: &Node, pointer: &str, at_key: bool) -> (Span, bool) {
     }
     (node.span, true)
 }
+
+/// The node at `pointer`, when it exists.
+pub fn node<'a>(root: &'a Node, pointer: &str) -> Option<&'a Node> {
+    let mut node = root;
+    for seg in segments(pointer) {
+        node = match &node.kind {
+            NodeKind::Map(entries) => entries
+                .iter()
+                .find(|e| e.key.key_text() == Some(seg.as_str()))
+                .map(|e| &e.value)?,
+            NodeKind::Seq(items) => items.get(seg.parse::<usize>().ok()?)?,
+            NodeKind::Scalar { .. } => return None,
+        };
+    }
+    Some(node)
+}

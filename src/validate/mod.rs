@@ -14,6 +14,7 @@ pub mod engine;
 mod feature_set;
 mod kustomize;
 mod locate;
+mod templated;
 
 use std::path::{Path, PathBuf};
 
@@ -150,18 +151,31 @@ pub fn run(
     let catalog = catalog_for(head, settings)?;
     let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
     let patches = kustomize::patch_files(head_files);
-    let targets: Vec<Target<'_>> = head
+    let mut targets: Vec<Target<'_>> = head
         .objects
         .iter()
         .flat_map(|object| targets_of(object, base, &sets, patches.contains(&object.path)))
         .collect();
+    // Patch files are Kustomize's input, not objects: checked for what they hold, whether or not
+    // their overlay renders (a rendered object's finding on a patched value lands on the same
+    // line and is reported once).
+    targets.extend(
+        head_files
+            .iter()
+            .filter(|f| patches.contains(&f.path))
+            .flat_map(|f| patch_targets(f, &sets)),
+    );
     let results: Vec<ObjectResult> = targets
         .par_iter()
         .map(|target| validate_target(&catalog, target, settings))
         .collect();
     let mut out = Output::default();
+    let mut seen = std::collections::HashSet::new();
     for (diags, evaluated, skipped) in results {
-        out.diagnostics.extend(diags);
+        out.diagnostics.extend(diags.into_iter().filter(|d| {
+            let at = d.location.span.map(|s| (s.start.line, s.start.col));
+            seen.insert((d.code, d.location.path.clone(), at))
+        }));
         out.evaluated += evaluated;
         out.skipped.extend(skipped);
     }
@@ -174,6 +188,8 @@ struct Target<'a> {
     id: ObjectId,
     api_version: String,
     path: &'a str,
+    /// The inventory object, whose rendered values may be written in another file.
+    object: Option<&'a Object>,
     root: &'a Node,
     /// How the finding names the object.
     label: String,
@@ -195,6 +211,7 @@ fn targets_of<'a>(
         id: object.id.clone(),
         api_version: object.api_version.clone(),
         path: &object.path,
+        object: Some(object),
         root: object.root(),
         label: object.id.to_string(),
         feature_set: sets.for_object(object),
@@ -224,6 +241,7 @@ fn targets_of<'a>(
                 id,
                 api_version: api_version.to_string(),
                 path: &object.path,
+                object: Some(object),
                 root,
                 feature_set: sets.for_namespace(&namespace),
                 base: old,
@@ -232,6 +250,38 @@ fn targets_of<'a>(
         }
     }
     out
+}
+
+impl Target<'_> {
+    /// The file a span is in (a patch or kustomization field for rendered values).
+    fn path_at(&self, span: nodecast_yaml::Span) -> &str {
+        self.object.map_or(self.path, |o| o.path_at(span))
+    }
+}
+
+/// The documents of a Kustomize patch file, as partial objects.
+fn patch_targets<'a>(file: &'a FileEntry, sets: &feature_set::Resolver) -> Vec<Target<'a>> {
+    file.parsed
+        .docs
+        .iter()
+        .filter_map(|doc| {
+            let root = &doc.doc.root;
+            let id = identity(root)?;
+            let (api_version, _) = type_meta(root)?;
+            let namespace = id.namespace.clone().unwrap_or_default();
+            Some(Target {
+                label: id.to_string(),
+                id,
+                api_version: api_version.to_string(),
+                path: &file.path,
+                object: None,
+                root,
+                feature_set: sets.for_namespace(&namespace),
+                base: None,
+                partial: true,
+            })
+        })
+        .collect()
 }
 
 fn version_of(api_version: &str) -> &str {
@@ -274,6 +324,7 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
         .findings
         .iter()
         .filter(|f| !is_change_management_stanza(f))
+        .filter(|f| !templated::is_about_placeholder(f, target.root, old_doc.map(|(_, r)| r)))
         .map(|f| diagnostic(f, target, old_doc, entry.feature_set.as_str()))
         .map(|d| {
             if d.code == v102::RULE.code && settings.unknown_fields_are_errors {
@@ -328,7 +379,7 @@ fn diagnostic(
         FindingKind::TransitionRule => "not allowed as a change",
         _ => "invalid",
     };
-    let mut d = Diagnostic::new(rule, message, Location::head(target.path, span))
+    let mut d = Diagnostic::new(rule, message, Location::head(target.path_at(span), span))
         .label(label)
         .object(target.label.clone());
     let help = match f.kind {
@@ -358,7 +409,7 @@ fn diagnostic(
     if let Some(related) = &f.related {
         let (rspan, _) = locate::span(root, related, false);
         d = d.related(
-            Location::head(target.path, rspan),
+            Location::head(target.path_at(rspan), rspan),
             "first item with this key",
         );
     }

@@ -135,8 +135,12 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
         .is_some_and(|s| s == "true");
     if let Some(b) = b {
         let unreadable = |r: &Release| matches!(r, Release::Unreadable(_));
+        // A placeholder (`<path:…>`, `{{ … }}`) is reported by R104 as a templated value.
+        let templated = |r: &Release| matches!(r, Release::Unreadable(s) if crate::placeholder::is_templated(s));
         if b.release.hash_input() != h.release.hash_input()
             && (unreadable(&b.release) || unreadable(&h.release))
+            && !templated(&b.release)
+            && !templated(&h.release)
         {
             v.diagnostics.push(
                 Diagnostic::new(

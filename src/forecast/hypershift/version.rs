@@ -67,6 +67,9 @@ impl Release {
     pub fn describe(&self) -> String {
         match self {
             Release::Known(v) => v.to_string(),
+            Release::Unreadable(s) if crate::placeholder::is_templated(s) => {
+                "(templated value)".into()
+            }
             Release::Unreadable(_) => "(version not readable from digest)".into(),
             Release::Missing => "(none)".into(),
         }

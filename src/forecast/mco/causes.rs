@@ -25,7 +25,7 @@ fn cause(
     Cause {
         object: obj.id.to_string(),
         field: field.to_string(),
-        file: obj.path.clone(),
+        file: obj.path_at(span).to_string(),
         line: span.start.line,
         column: span.start.col,
         summary: summary.to_string(),
@@ -108,8 +108,10 @@ pub fn resolve(scope: &Scope<'_>, reason: &Reason) -> Vec<Cause> {
 pub fn location(scope: &Scope<'_>, src: Option<&Src>) -> Option<Location> {
     let src = src?;
     if let Some(obj) = scope.head.get(&src.object) {
-        return Some(Location::head(&obj.path, locate(obj.root(), &src.pointer)));
+        let span = locate(obj.root(), &src.pointer);
+        return Some(Location::head(obj.path_at(span), span));
     }
     let obj = scope.base.get(&src.object)?;
-    Some(Location::base(&obj.path, locate(obj.root(), &src.pointer)))
+    let span = locate(obj.root(), &src.pointer);
+    Some(Location::base(obj.path_at(span), span))
 }

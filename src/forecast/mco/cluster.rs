@@ -1,4 +1,6 @@
-//! Grouping objects into standalone clusters by folder, so pools of different clusters never mix.
+//! Grouping objects into standalone clusters, so pools of different clusters never mix: an object
+//! an overlay renders or a Policy / SyncSet carries belongs to that deployment unit
+//! ([`Origin::group`](crate::inventory::Origin::group)); a plain file belongs to its folder.
 
 use std::collections::BTreeSet;
 
@@ -82,11 +84,13 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
         }
     }
     let set = builder.build().ok();
+    // Rendered and wrapped objects are grouped by their origin, not by the folder of the file
+    // they come from (a shared base, a Policy file): only plain files make folder roots.
     let objects = || {
         base.objects
             .iter()
             .chain(&head.objects)
-            .filter(|o| is_modelled(o))
+            .filter(|o| is_modelled(o) && o.id.scope.is_empty())
     };
     let mut from_globs = BTreeSet::new();
     if let Some(set) = &set {
@@ -124,17 +128,62 @@ pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
         .to_string()
 }
 
-/// Groups the modelled objects of both sides into clusters.
+/// The cluster an object belongs to: the Policy / SyncSet that carries it (`Policy/ns/name`), the
+/// `--cluster-root` folder holding the overlay that renders it, else that overlay's folder; for a
+/// plain file, the nearest root folder (`.` for the repository).
+pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String {
+    let group = &o.id.scope;
+    if group.is_empty() {
+        let r = root_of(roots, &o.path);
+        return if r.is_empty() { ".".to_string() } else { r };
+    }
+    match (&o.origin.wrapper, &o.origin.overlay) {
+        (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.clone()),
+        _ => group.clone(),
+    }
+}
+
+/// The outermost folder matching a `--cluster-root` glob that holds (or is) `dir`.
+fn glob_root(globs: &[String], dir: &str) -> Option<String> {
+    let mut builder = GlobSetBuilder::new();
+    for g in globs {
+        let g = g.trim_end_matches('/');
+        if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
+            builder.add(glob);
+        }
+    }
+    let set = builder.build().ok()?;
+    ancestors(dir)
+        .into_iter()
+        .rev()
+        .find(|d| !d.is_empty() && set.is_match(d))
+        .map(str::to_string)
+}
+
+/// How reports name a cluster: a folder as is; a Policy or SyncSet grouping by the clusters it
+/// selects, since the repository does not say which clusters those are.
+pub fn label(key: &str) -> String {
+    let wrapped = ["Policy/", "SelectorSyncSet/", "SyncSet/"]
+        .iter()
+        .any(|p| key.starts_with(p));
+    if wrapped {
+        format!("clusters selected by {key}")
+    } else {
+        key.to_string()
+    }
+}
+
+/// Groups the modelled objects of both sides into clusters (objects an ACM `mustnothave` deletes
+/// are absent from their side).
 pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluster> {
     let roots = roots(base, head, globs);
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut add = |inv: &Inventory, is_head: bool| {
         for (i, o) in inv.objects.iter().enumerate() {
-            if !is_modelled(o) {
+            if !is_modelled(o) || inv.deletions.contains(&i) {
                 continue;
             }
-            let r = root_of(&roots, &o.path);
-            let root = if r.is_empty() { ".".to_string() } else { r };
+            let root = key_of(&roots, globs, o);
             let pos = match clusters.iter().position(|c| c.root == root) {
                 Some(p) => p,
                 None => {
@@ -169,5 +218,30 @@ mod tests {
         assert_eq!(root_of(&roots, "clusters/a/mc/x.yaml"), "clusters/a");
         assert_eq!(root_of(&roots, "clusters/b/pools.yaml"), "clusters/b");
         assert_eq!(root_of(&roots, "common/x.yaml"), "");
+    }
+
+    #[test]
+    fn wrapper_groups_are_named_by_the_clusters_they_select() {
+        assert_eq!(
+            label("Policy/policies/kargs"),
+            "clusters selected by Policy/policies/kargs"
+        );
+        assert_eq!(
+            label("SelectorSyncSet/prod"),
+            "clusters selected by SelectorSyncSet/prod"
+        );
+        assert_eq!(label("clusters/east"), "clusters/east");
+        assert_eq!(label("."), ".");
+    }
+
+    #[test]
+    fn an_overlay_inside_a_cluster_root_glob_belongs_to_that_cluster() {
+        let globs = ["clusters/*".to_string()];
+        assert_eq!(
+            glob_root(&globs, "clusters/east/overlays/infra").as_deref(),
+            Some("clusters/east")
+        );
+        assert_eq!(glob_root(&globs, "other/overlay"), None);
+        assert_eq!(glob_root(&[], "clusters/east"), None);
     }
 }

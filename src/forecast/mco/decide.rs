@@ -394,6 +394,7 @@ mod tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: "test".into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         }

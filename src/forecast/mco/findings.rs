@@ -30,7 +30,7 @@ pub fn blocked(
         .object
         .as_ref()
         .and_then(|id| scope.head.get(id))
-        .map(|o| Location::head(&o.path, config::locate(o.root(), "/metadata/name")));
+        .map(|o| head_at(o, config::locate(o.root(), "/metadata/name")));
     let first_cause = found.first().map(|c| Location::head_file(&c.file));
     let loc = causes::location(scope, r.src.as_ref())
         .or(pool_loc)
@@ -89,7 +89,7 @@ pub fn paused(scope: &Scope<'_>, p: &Pool, action: Action) -> Option<Diagnostic>
                 p.name,
                 in_words(action)
             ),
-            Location::head(&obj.path, span),
+            head_at(obj, span),
         )
         .help("set spec.paused: false when the nodes may update")
         .object(obj.id.to_string()),
@@ -166,7 +166,7 @@ pub fn upgrade_with_paused(head: &SideModel<'_>, base: &SideModel<'_>) -> Option
                 "the cluster upgrade will report an error until required pool(s) {} are unpaused",
                 required.join(", ")
             ),
-            Location::head(&obj.path, config::locate(obj.root(), "/spec/desiredUpdate")),
+            head_at(obj, config::locate(obj.root(), "/spec/desiredUpdate")),
         )
         .help("unpause the master (and arbiter) pool before changing spec.desiredUpdate")
         .object(obj.id.to_string()),
@@ -200,14 +200,11 @@ pub fn unselected_configs(
             continue;
         }
         let (loc, obj) = match (ch.head, ch.base) {
-            (Some(h), _) => (
-                Location::head(&h.path, config::locate(h.root(), "/metadata/labels")),
-                h,
-            ),
-            (None, Some(b)) => (
-                Location::base(&b.path, config::locate(b.root(), "/metadata/labels")),
-                b,
-            ),
+            (Some(h), _) => (head_at(h, config::locate(h.root(), "/metadata/labels")), h),
+            (None, Some(b)) => {
+                let span = config::locate(b.root(), "/metadata/labels");
+                (Location::base(b.path_at(span), span), b)
+            }
             (None, None) => continue,
         };
         let role = selector::labels_of(obj.root())
@@ -228,4 +225,10 @@ pub fn unselected_configs(
         ids.push(id.clone());
     }
     ids
+}
+
+/// A head location in the file that writes the span (a patch or kustomization field of a rendered
+/// object, else the object's own file).
+fn head_at(obj: &Object, span: nodecast_yaml::Span) -> Location {
+    Location::head(obj.path_at(span), span)
 }

@@ -5,16 +5,23 @@ use super::pool::{self, Pool};
 use super::scope::Scope;
 use super::selector;
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::inventory::Object;
+use crate::inventory::{Object, ObjectId};
 use crate::rules::{m106_invalid_selector, m107_pool_selector, m108_generator_selects_no_pool};
 
 /// Checks pool selectors, custom-pool admission and generator selectors of one cluster's head.
-pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Vec<Diagnostic>) {
+/// Returns the generators whose pools cannot be known (their rollout is not forecast).
+pub fn lint(
+    scope: &Scope<'_>,
+    objects: &[&Object],
+    pools: &[Pool],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<ObjectId> {
+    let mut unknown = Vec::new();
     for p in pools {
         let Some(obj) = p.object.as_ref().and_then(|id| scope.head.get(id)) else {
             continue;
         };
-        let at = |span| Location::head(&obj.path, span);
+        let at = |span| Location::head(obj.path_at(span), span);
         match &p.selector {
             Err(e) => out.push(
                 Diagnostic::new(
@@ -66,7 +73,7 @@ pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Ve
                 Diagnostic::new(
                     &m106_invalid_selector::RULE,
                     format!("{} applies to no pool: {}", o.id, e.message),
-                    Location::head(&o.path, e.span),
+                    Location::head(o.path_at(e.span), e.span),
                 )
                 .help("use matchLabels, or matchExpressions with operator In, NotIn, Exists or DoesNotExist")
                 .object(o.id.to_string()),
@@ -89,6 +96,27 @@ pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Ve
         {
             continue;
         }
+        // Without pool manifests in the cluster, its pools are the built-in ones with whatever
+        // labels were put on them on the cluster (`oc label mcp worker custom-kubelet=…` is the
+        // documented way): a selector of other labels may well match, so nothing is known.
+        let pools_unknown = !empty && pools.iter().all(|p| p.object.is_none());
+        let at = Location::head(obj.path_at(span), span);
+        if pools_unknown {
+            out.push(
+                Diagnostic::new(
+                    &m108_generator_selects_no_pool::RULE,
+                    format!(
+                        "{id} selects no built-in pool by its standard labels, and this cluster's MachineConfigPools are not in the repository: a pool labelled on the cluster may match, so its rollout cannot be forecast; assume its nodes reboot"
+                    ),
+                    at,
+                )
+                .severity(Severity::Info)
+                .help("add the selected MachineConfigPool's manifest (with its labels) to the cluster's folder, or select a built-in pool, e.g. `pools.operator.machineconfiguration.openshift.io/worker: \"\"`")
+                .object(id.to_string()),
+            );
+            unknown.push(id);
+            continue;
+        }
         out.push(
             Diagnostic::new(
                 &m108_generator_selects_no_pool::RULE,
@@ -96,10 +124,11 @@ pub fn lint(scope: &Scope<'_>, objects: &[&Object], pools: &[Pool], out: &mut Ve
                     "{id} selects no MachineConfigPool of this cluster, so it changes no node{}",
                     if empty { " (an empty machineConfigPoolSelector matches nothing)" } else { "" }
                 ),
-                Location::head(&obj.path, span),
+                at,
             )
             .help("select a pool by its labels, e.g. `pools.operator.machineconfiguration.openshift.io/worker: \"\"`")
             .object(id.to_string()),
         );
     }
+    unknown
 }

@@ -1,7 +1,7 @@
 //! Standalone OpenShift: per MachineConfigPool, what the Machine Config Operator does to its
 //! nodes when the change is applied (mco-disruption.md).
 //!
-//! Per cluster (grouped by folder) and side: pools, user and generated MachineConfigs, and the
+//! Per cluster (grouped by overlay, Policy or SyncSet, else by folder) and side: pools, user and generated MachineConfigs, and the
 //! node disruption policy; per pool: render base and head, diff, refuse or decide the action.
 
 mod causes;
@@ -37,7 +37,13 @@ pub fn in_different_clusters(base: &Inventory, head: &Inventory, a: &Object, b: 
         return false;
     }
     let roots = cluster::roots(base, head, &[]);
-    cluster::root_of(&roots, &a.path) != cluster::root_of(&roots, &b.path)
+    cluster::key_of(&roots, &[], a) != cluster::key_of(&roots, &[], b)
+}
+
+/// How the forecast names the cluster of an object carried by a Policy or SyncSet, or rendered
+/// from an overlay (see [`Origin::group`](crate::inventory::Origin::group)).
+pub fn cluster_label(group: &str) -> String {
+    cluster::label(group)
 }
 
 /// Adds the MCO forecast of every standalone cluster in the repository.
@@ -60,6 +66,7 @@ struct Ctx<'a, 'b> {
 
 fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let scope = Scope::new(input, c);
+    let label = cluster::label(&c.root);
     for id in scope.changes.keys() {
         // Infrastructure is only read (topology); its changes are not judged here.
         if id.kind != "Infrastructure" {
@@ -70,7 +77,11 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let head_objs: Vec<&Object> = scope.head.values().copied().collect();
     let managed = generated::managed([&base_objs, &head_objs]);
     let head = side_model(head_objs, managed);
-    lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics);
+    for id in lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics) {
+        if scope.changes.contains_key(&id) {
+            out.covered.remove(&id);
+        }
+    }
     streams::lint(
         &scope,
         &head,
@@ -87,7 +98,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let ctx = Ctx {
         input,
         scope: &scope,
-        cluster: &c.root,
+        cluster: &label,
         policy_changed: base.policies.files != head.policies.files
             || base.policies.units != head.policies.units
             || base.policies.sshkey != head.policies.sshkey,
@@ -103,7 +114,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     }
     if policy_used && ctx.policy_changed {
         out.diagnostics
-            .extend(findings::policy_changed(&scope, &c.root, &head, &base));
+            .extend(findings::policy_changed(&scope, &label, &head, &base));
     }
     out.diagnostics
         .extend(findings::upgrade_with_paused(&head, &base));

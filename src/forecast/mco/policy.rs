@@ -437,6 +437,7 @@ mod tests {
             kind: "MachineConfiguration".into(),
             namespace: None,
             name: "cluster".into(),
+            scope: String::new(),
         };
         let p = merged(Some((&doc.documents[0].root, &id)));
         assert_eq!(

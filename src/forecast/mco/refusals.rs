@@ -247,6 +247,7 @@ mod tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: "test".into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         }
@@ -412,6 +413,7 @@ mod runc_tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: path.into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         };

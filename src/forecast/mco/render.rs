@@ -176,6 +176,7 @@ fn invalid(message: String, src: &[Src]) -> Invalid {
                 kind: String::new(),
                 namespace: None,
                 name: String::new(),
+                scope: String::new(),
             },
             pointer: String::new(),
         }),
@@ -195,6 +196,7 @@ mod tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: name.into(),
+                scope: String::new(),
             },
             pointer: String::new(),
         }

@@ -165,10 +165,11 @@ pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mu
             kind: "ConfigMap".into(),
             namespace: np.id.namespace.clone(),
             name: r.name.clone(),
+            scope: np.id.scope.clone(),
         };
         match before {
             Some(x) if x.resolved => {
-                if let Some(cm) = input.base.get(&cm_id) {
+                if let Some(cm) = input.base.resolve(&cm_id) {
                     let summary = format!(
                         "ConfigMap {} deleted while spec.{} still references it (see base)",
                         r.name,

@@ -163,7 +163,7 @@ pub fn at_field(
     } else {
         summary
     };
-    Some(located(id, &f.path, &obj.path, side, span, summary))
+    Some(located(id, &f.path, obj.path_at(span), side, span, summary))
 }
 
 /// A cause at a field of an object that the diff does not list (derived inputs).
@@ -173,7 +173,7 @@ fn at_prefix(input: &Input<'_>, id: &ObjectId, prefix: &str, summary: String) ->
         None => (input.base.get(id)?, DocSide::Base),
     };
     let span = locate::field_span(obj, prefix);
-    Some(located(id, prefix, &obj.path, side, span, summary))
+    Some(located(id, prefix, obj.path_at(span), side, span, summary))
 }
 
 /// The changed fields of an object (none when it did not change).

@@ -227,8 +227,9 @@ impl Side<'_> {
             kind: "Secret".into(),
             namespace: hc.id.namespace.clone(),
             name: name.to_string(),
+            scope: hc.id.scope.clone(),
         };
-        let value = match self.inv.get(&secret_id).filter(|_| !name.is_empty()) {
+        let value = match self.inv.resolve(&secret_id).filter(|_| !name.is_empty()) {
             Some(secret) => {
                 origins.push(origin(
                     secret,

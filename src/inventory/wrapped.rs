@@ -1,0 +1,233 @@
+//! Objects carried inside other objects: ACM `Policy` → `ConfigurationPolicy` →
+//! `object-templates[].objectDefinition`, and Hive `SyncSet`/`SelectorSyncSet` `resources[]` and
+//! `patches[]`. Each becomes an object of its own with exact spans (a subtree of the wrapper's
+//! document), grouped by the outermost wrapper so a model can say "clusters selected by Policy X".
+
+use std::sync::Arc;
+
+use nodecast_yaml::{Document, Node};
+
+use super::{Object, ObjectId};
+use crate::parse::{self, FileStatus, ParsedFile};
+
+/// How a wrapper applies the object it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// ACM `musthave` / `mustonlyhave`, or a Hive resource: the object is created or updated.
+    Applied,
+    /// ACM `mustnothave`: the object is deleted from the selected clusters.
+    Deleted,
+    /// Hive `patches[]`: a partial object merged into an existing one.
+    Patched,
+}
+
+impl How {
+    /// For messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            How::Applied => "applied",
+            How::Deleted => "deleted (mustnothave)",
+            How::Patched => "patched",
+        }
+    }
+}
+
+/// The wrapper that carries an object, for grouping (which clusters receive it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapper {
+    /// The outermost wrapper (the `Policy`, `SyncSet` or `SelectorSyncSet`).
+    pub id: ObjectId,
+    /// How the object is applied.
+    pub how: How,
+    /// JSON pointer of the object inside the outermost wrapper's document.
+    pub pointer: String,
+}
+
+/// The documents an object carries, each as its own parsed file (spans into the same text).
+pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
+    let root = obj.root();
+    let (outer, prefix) = match &obj.origin.wrapper {
+        Some(w) => (w.id.clone(), w.pointer.clone()),
+        None => (obj.id.clone(), String::new()),
+    };
+    let mut found: Vec<(How, String, &Node)> = Vec::new();
+    match (obj.id.group.as_str(), obj.id.kind.as_str()) {
+        ("policy.open-cluster-management.io", "Policy") => {
+            for (i, t) in items(root, &["spec", "policy-templates"]) {
+                if let Some(def) = t.get("objectDefinition") {
+                    found.push((
+                        How::Applied,
+                        format!("/spec/policy-templates/{i}/objectDefinition"),
+                        def,
+                    ));
+                }
+            }
+        }
+        ("policy.open-cluster-management.io", "ConfigurationPolicy") => {
+            for (i, t) in items(root, &["spec", "object-templates"]) {
+                let compliance = t
+                    .get("complianceType")
+                    .and_then(Node::as_str)
+                    .unwrap_or("musthave")
+                    .to_ascii_lowercase();
+                let how = if compliance == "mustnothave" {
+                    How::Deleted
+                } else {
+                    How::Applied
+                };
+                if let Some(def) = t.get("objectDefinition") {
+                    found.push((
+                        how,
+                        format!("/spec/object-templates/{i}/objectDefinition"),
+                        def,
+                    ));
+                }
+            }
+        }
+        ("hive.openshift.io", "SyncSet" | "SelectorSyncSet") => {
+            for (i, r) in items(root, &["spec", "resources"]) {
+                found.push((How::Applied, format!("/spec/resources/{i}"), r));
+            }
+            for (i, p) in items(root, &["spec", "patches"]) {
+                found.push((How::Patched, format!("/spec/patches/{i}"), p));
+            }
+        }
+        _ => {}
+    }
+    let text = obj.file().text.clone();
+    let outer_text: &str = text.as_deref().unwrap_or_default();
+    let opts = nodecast_yaml::Options::default();
+    found
+        .into_iter()
+        .filter_map(|(how, pointer, node)| {
+            let node = if how == How::Patched {
+                patch_object(outer_text, node, &opts)?
+            } else {
+                node.clone()
+            };
+            node.as_map()?;
+            let doc = Document {
+                span: node.span,
+                root: node,
+                index: 0,
+            };
+            let parsed = parse::decode_doc(outer_text, doc, &opts);
+            Some((
+                Wrapper {
+                    id: outer.clone(),
+                    how,
+                    pointer: format!("{prefix}{pointer}"),
+                },
+                Arc::new(ParsedFile {
+                    text: text.clone(),
+                    status: FileStatus::Parsed,
+                    docs: vec![parsed],
+                    problems: Vec::new(),
+                }),
+            ))
+        })
+        .collect()
+}
+
+/// Whether an object carries `object-templates-raw` (a hub-side template that cannot be read).
+pub fn raw_templates(root: &Node) -> Option<&Node> {
+    root.path(&["spec", "object-templates-raw"])
+}
+
+/// A Hive patch as a partial object: its target identity plus, for strategic and merge patches,
+/// the fields the patch body sets (parsed out of the `patch` string, located in the file). A
+/// JSON patch (`patchType: json`) keeps its body as the opaque `patch` field.
+fn patch_object(outer: &str, patch: &Node, opts: &nodecast_yaml::Options) -> Option<Node> {
+    let mut entries: Vec<nodecast_yaml::Entry> = Vec::new();
+    for key in ["apiVersion", "kind"] {
+        entries.push(patch.entry(key)?.clone());
+    }
+    let mut meta: Vec<nodecast_yaml::Entry> = Vec::new();
+    meta.push(nodecast_yaml::Entry {
+        key: with_text(&patch.entry("name")?.key, "name"),
+        value: patch.get("name")?.clone(),
+    });
+    if let Some(ns) = patch.entry("namespace") {
+        meta.push(nodecast_yaml::Entry {
+            key: with_text(&ns.key, "namespace"),
+            value: ns.value.clone(),
+        });
+    }
+    let name_key = &patch.entry("name")?.key;
+    entries.push(nodecast_yaml::Entry {
+        key: with_text(name_key, "metadata"),
+        value: Node {
+            span: patch.span,
+            kind: nodecast_yaml::NodeKind::Map(meta),
+            tag: None,
+            from_alias: false,
+        },
+    });
+    let json_patch = patch
+        .get("patchType")
+        .and_then(Node::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("json"));
+    if let Some(body) = patch.entry("patch") {
+        let parsed = (!json_patch && body.value.as_str().is_some())
+            .then(|| nodecast_yaml::parse_embedded(outer, &body.value, opts));
+        let fields = parsed
+            .as_ref()
+            .filter(|p| p.problems.is_empty())
+            .and_then(|p| p.documents.first())
+            .and_then(|d| d.root.as_map());
+        match fields {
+            Some(fields) => entries.extend(
+                fields
+                    .iter()
+                    .filter(|e| !matches!(e.key.as_str(), Some("apiVersion" | "kind" | "metadata")))
+                    .cloned(),
+            ),
+            None => entries.push(body.clone()),
+        }
+    }
+    Some(Node {
+        span: patch.span,
+        kind: nodecast_yaml::NodeKind::Map(entries),
+        tag: None,
+        from_alias: false,
+    })
+}
+
+fn with_text(at: &Node, text: &str) -> Node {
+    Node {
+        span: at.span,
+        kind: nodecast_yaml::NodeKind::Scalar {
+            text: text.to_string(),
+            style: nodecast_yaml::ScalarStyle::Plain,
+            value: nodecast_yaml::Scalar::Str,
+        },
+        tag: None,
+        from_alias: false,
+    }
+}
+
+fn items<'a>(root: &'a Node, path: &[&str]) -> impl Iterator<Item = (usize, &'a Node)> + 'a {
+    root.path(path)
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+}
+
+/// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that
+/// was added or changed (the hub renders it), so the report assumes a rollout.
+pub fn carries_unknown(change: &crate::diff::ObjectChange, head: &super::Inventory) -> bool {
+    let in_head = change
+        .head
+        .and_then(|i| head.objects.get(i))
+        .is_some_and(|o| raw_templates(o.root()).is_some());
+    let in_fields = change
+        .fields
+        .iter()
+        .any(|f| f.path.contains("/object-templates-raw"));
+    match change.kind {
+        crate::diff::ChangeKind::Added => in_head,
+        crate::diff::ChangeKind::Changed => in_fields,
+        crate::diff::ChangeKind::Removed => false,
+    }
+}

@@ -1,0 +1,183 @@
+//! Runs Kustomize on a materialised folder, bounded in time, with plugins and network disabled.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use wait_timeout::ChildExt;
+
+/// The Kustomize to run: `kubectl kustomize DIR` or `kustomize build DIR`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Renderer {
+    /// The program.
+    pub program: PathBuf,
+    /// True for `kustomize build`, false for `kubectl kustomize`.
+    pub standalone: bool,
+}
+
+impl Renderer {
+    /// The renderer for a configured program (`kustomize…` means the standalone binary).
+    pub fn configured(program: &Path) -> Option<Renderer> {
+        let found = if program.components().count() > 1 {
+            program.is_file().then(|| program.to_path_buf())
+        } else {
+            find_on_path(&program.to_string_lossy())
+        }?;
+        let standalone = found
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("kustomize"));
+        Some(Renderer {
+            program: found,
+            standalone,
+        })
+    }
+
+    /// `kubectl` on PATH, else `kustomize`.
+    pub fn auto() -> Option<Renderer> {
+        Renderer::configured(Path::new("kubectl"))
+            .or_else(|| Renderer::configured(Path::new("kustomize")))
+    }
+
+    /// How the renderer is named in messages.
+    pub fn display(&self) -> &'static str {
+        if self.standalone {
+            "kustomize build"
+        } else {
+            "kubectl kustomize"
+        }
+    }
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Renders `dir`; `Err` holds Kustomize's message (or why it did not finish).
+pub fn run(renderer: &Renderer, dir: &Path, timeout: Duration) -> Result<String, String> {
+    let mut cmd = Command::new(&renderer.program);
+    if renderer.standalone {
+        cmd.arg("build");
+    } else {
+        cmd.arg("kustomize");
+    }
+    // No --enable-alpha-plugins, --enable-exec, --enable-helm: nothing is executed but Kustomize.
+    cmd.arg(dir)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Never touch the network: remote bases are refused before this, and these make any
+        // attempt fail fast instead of hanging.
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("http_proxy", "http://127.0.0.1:9")
+        .env("https_proxy", "http://127.0.0.1:9")
+        .env("NO_PROXY", "")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_ALLOW_PROTOCOL", "file")
+        .env("KUSTOMIZE_PLUGIN_HOME", dir.join(".no-plugins"))
+        .env("KUBECONFIG", dir.join(".no-kubeconfig"));
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", renderer.program.display()))?;
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let status = match child.wait_timeout(timeout) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            // The readers are not joined: a grandchild may still hold the pipes open.
+            let _ = child.kill();
+            let _ = child.wait();
+            drop((out_reader, err_reader));
+            return Err(format!(
+                "{} did not finish within {} s and was stopped",
+                renderer.display(),
+                timeout.as_secs()
+            ));
+        }
+        Err(e) => return Err(format!("waiting for {} failed: {e}", renderer.display())),
+    };
+    let out = out_reader.join().unwrap_or_default();
+    let err = err_reader.join().unwrap_or_default();
+    if status.success() {
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    } else {
+        Err(clean_error(&String::from_utf8_lossy(&err)))
+    }
+}
+
+/// Kustomize's message without klog prefixes, deprecation warnings and quoting.
+pub fn clean_error(stderr: &str) -> String {
+    let lines: Vec<String> = stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("# Warning"))
+        .map(|l| {
+            let l = match l.find("err=\"") {
+                Some(i) => l[i + 5..].trim_end_matches('"').to_string(),
+                None => l.to_string(),
+            };
+            let l = l.strip_prefix("Error: ").unwrap_or(&l).to_string();
+            l.replace("\\\"", "\"").replace("\\'", "'")
+        })
+        .collect();
+    if lines.is_empty() {
+        "Kustomize failed without a message".to_string()
+    } else {
+        lines.join("; ")
+    }
+}
+
+/// The innermost failure of a nested Kustomize error, e.g.
+/// `accumulating resources from 'x.yaml': no such file or directory`.
+pub fn concise(message: &str) -> String {
+    const MARK: &str = "accumulating resources from '";
+    let Some(i) = message.rfind(MARK) else {
+        return message.to_string();
+    };
+    let rest = &message[i..];
+    let Some(end) = rest[MARK.len()..].find('\'') else {
+        return message.to_string();
+    };
+    let head = &rest[..MARK.len() + end + 1];
+    let tail = rest.rsplit(": ").next().unwrap_or(rest);
+    format!("{head}: {tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_errors_are_shortened() {
+        let m = "accumulating resources: accumulation err='accumulating resources from 'clusters/prod': 'clusters/prod' must resolve to a file': recursed accumulation of path 'clusters/prod': accumulating resources: accumulation err='accumulating resources from 'nodepool-gpu.yaml': evalsymlink failure on 'clusters/prod/nodepool-gpu.yaml' : lstat clusters/prod/nodepool-gpu.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on 'clusters/prod/nodepool-gpu.yaml' : lstat clusters/prod/nodepool-gpu.yaml: no such file or directory";
+        assert_eq!(
+            concise(m),
+            "accumulating resources from 'nodepool-gpu.yaml': no such file or directory"
+        );
+    }
+
+    #[test]
+    fn klog_prefix_is_removed() {
+        let e = "# Warning: 'commonLabels' is deprecated.\nE1121 11:33:14.571170   23226 run.go:72] \"command failed\" err=\"accumulating resources: x\"\n";
+        assert_eq!(clean_error(e), "accumulating resources: x");
+        assert_eq!(clean_error("Error: boom\n"), "boom");
+    }
+}

@@ -1,0 +1,219 @@
+//! Reads any file of one side (not only manifests) so a render sees what Kustomize would see.
+
+use std::path::{Path, PathBuf};
+
+use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
+
+/// Where a side's files can be read from; nothing is ever written there.
+#[derive(Clone, Debug)]
+pub enum Tree {
+    /// A commit's tree in a repository.
+    Git {
+        /// Any path inside the repository.
+        repo: PathBuf,
+        /// The root tree.
+        tree: Oid,
+    },
+    /// The Git index of a repository.
+    Index {
+        /// Any path inside the repository.
+        repo: PathBuf,
+    },
+    /// A folder on disk (a working tree or a plain directory).
+    Disk {
+        /// The folder paths are relative to.
+        root: PathBuf,
+    },
+    /// Nothing (no base).
+    Empty,
+}
+
+/// Files larger than this are not copied into a render (Kustomize inputs are small).
+const MAX_FILE: u64 = 8 * 1024 * 1024;
+/// At most this many files are copied for one render root.
+pub const MAX_FILES: usize = 20_000;
+
+impl Tree {
+    /// Every regular file below `dir` ("" = everything), as (repository-relative path, bytes).
+    pub fn files_under(&self, dir: &str) -> Vec<(String, Vec<u8>)> {
+        match self {
+            Tree::Git { repo, tree } => git_files(repo, *tree, dir).unwrap_or_default(),
+            Tree::Index { repo } => index_files(repo, dir).unwrap_or_default(),
+            Tree::Disk { root } => disk_files(root, dir),
+            Tree::Empty => Vec::new(),
+        }
+    }
+
+    /// One file's bytes, when it exists and is a regular file.
+    pub fn read(&self, path: &str) -> Option<Vec<u8>> {
+        match self {
+            Tree::Git { repo, tree } => {
+                let repo = Repository::discover(repo).ok()?;
+                let tree = repo.find_tree(*tree).ok()?;
+                let entry = tree.get_path(Path::new(path)).ok()?;
+                if entry.kind() != Some(ObjectType::Blob) || entry.filemode() & 0o170000 != 0o100000
+                {
+                    return None;
+                }
+                let blob = repo.find_blob(entry.id()).ok()?;
+                Some(blob.content().to_vec())
+            }
+            Tree::Index { repo } => {
+                let repo = Repository::discover(repo).ok()?;
+                let index = repo.index().ok()?;
+                let entry = index.get_path(Path::new(path), 0)?;
+                let blob = repo.find_blob(entry.id).ok()?;
+                Some(blob.content().to_vec())
+            }
+            Tree::Disk { root } => {
+                let full = root.join(path);
+                let meta = std::fs::symlink_metadata(&full).ok()?;
+                (meta.is_file() && meta.len() <= MAX_FILE)
+                    .then(|| std::fs::read(&full).ok())
+                    .flatten()
+            }
+            Tree::Empty => None,
+        }
+    }
+}
+
+fn under(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+fn git_files(repo: &Path, tree: Oid, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
+    let repo = Repository::discover(repo)?;
+    let root = repo.find_tree(tree)?;
+    let sub = if dir.is_empty() {
+        root
+    } else {
+        let entry = root.get_path(Path::new(dir))?;
+        repo.find_tree(entry.id())?
+    };
+    let mut found: Vec<(String, Oid)> = Vec::new();
+    sub.walk(TreeWalkMode::PreOrder, |parent, entry| {
+        if found.len() >= MAX_FILES {
+            return TreeWalkResult::Abort;
+        }
+        if entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170000 == 0o100000 {
+            if let Ok(name) = entry.name() {
+                let rel = format!("{parent}{name}");
+                let path = if dir.is_empty() {
+                    rel
+                } else {
+                    format!("{dir}/{rel}")
+                };
+                found.push((path, entry.id()));
+            }
+        }
+        TreeWalkResult::Ok
+    })
+    .or_else(|e| {
+        if e.code() == git2::ErrorCode::User {
+            Ok(())
+        } else {
+            Err(e)
+        }
+    })?;
+    let odb = repo.odb()?;
+    Ok(found
+        .into_iter()
+        .filter_map(|(path, id)| {
+            let (size, _) = odb.read_header(id).ok()?;
+            if size as u64 > MAX_FILE {
+                return None;
+            }
+            Some((path, odb.read(id).ok()?.data().to_vec()))
+        })
+        .collect())
+}
+
+fn index_files(repo: &Path, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
+    let repo = Repository::discover(repo)?;
+    let index = repo.index()?;
+    let odb = repo.odb()?;
+    Ok(index
+        .iter()
+        .filter(|e| e.mode & 0o170000 == 0o100000 && (e.flags >> 12) & 0x3 == 0)
+        .filter_map(|e| {
+            let path = String::from_utf8(e.path.clone()).ok()?;
+            if !under(&path, dir) {
+                return None;
+            }
+            let (size, _) = odb.read_header(e.id).ok()?;
+            if size as u64 > MAX_FILE {
+                return None;
+            }
+            Some((path, odb.read(e.id).ok()?.data().to_vec()))
+        })
+        .take(MAX_FILES)
+        .collect())
+}
+
+fn disk_files(root: &Path, dir: &str) -> Vec<(String, Vec<u8>)> {
+    let start = if dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(dir)
+    };
+    walkdir::WalkDir::new(&start)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| e.metadata().is_ok_and(|m| m.len() <= MAX_FILE))
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(root).ok()?;
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            Some((parts.join("/"), std::fs::read(e.path()).ok()?))
+        })
+        .take(MAX_FILES)
+        .collect()
+}
+
+/// The trees the two loaded snapshots were read from.
+pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest) -> (Tree, Tree) {
+    use crate::source::{SnapshotInfo, SourceKind};
+    let one = |info: &SnapshotInfo, dir: Option<&Path>| -> Tree {
+        match info.kind {
+            SourceKind::Git => {
+                let tree = info.rev.as_deref().and_then(|rev| {
+                    let repo = Repository::discover(&req.path).ok()?;
+                    let oid = Oid::from_str(rev).ok()?;
+                    let commit = repo.find_commit(oid).ok()?;
+                    Some(commit.tree_id())
+                });
+                match tree {
+                    Some(tree) => Tree::Git {
+                        repo: req.path.clone(),
+                        tree,
+                    },
+                    None => Tree::Empty,
+                }
+            }
+            SourceKind::Index => Tree::Index {
+                repo: req.path.clone(),
+            },
+            SourceKind::Worktree => Tree::Disk {
+                root: loaded.root.clone(),
+            },
+            SourceKind::Dir => Tree::Disk {
+                root: dir
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| req.path.clone()),
+            },
+            SourceKind::None => Tree::Empty,
+        }
+    };
+    (
+        one(&loaded.base.info, req.base_dir.as_deref()),
+        one(&loaded.head.info, Some(&req.path)),
+    )
+}

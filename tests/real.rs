@@ -1,0 +1,1166 @@
+//! Real repository layouts (issue 9): Kustomize overlays rendered with the real `kubectl
+//! kustomize` for both revisions (materialised from Git objects), ACM Policies and Hive sync sets
+//! unwrapped, placeholders treated as unknown values. Fixture repositories live in
+//! `testdata/real/<case>/{before,after}`; each test commits `before`, then `after`, in a fresh Git
+//! repository and runs the real binary (and the library, where the inventory is asserted).
+
+mod common;
+
+use std::path::Path;
+
+use common::{diag_lines, nodecast, nodecast_env, project_root, require_kubectl, Repo};
+use serde_json::Value;
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let rel = entry.path().strip_prefix(from).expect("below");
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
+
+/// A repository whose HEAD^ is the case's `before` tree and HEAD its `after` tree.
+fn repo(case: &str) -> Repo {
+    let repo = Repo::new();
+    let src = project_root().join("testdata/real").join(case);
+    copy_tree(&src.join("before"), repo.path());
+    repo.commit("before");
+    for entry in std::fs::read_dir(repo.path()).expect("read") {
+        let path = entry.expect("entry").path();
+        if path.file_name().is_some_and(|n| n != ".git") {
+            if path.is_dir() {
+                std::fs::remove_dir_all(&path).expect("rm");
+            } else {
+                std::fs::remove_file(&path).expect("rm");
+            }
+        }
+    }
+    copy_tree(&src.join("after"), repo.path());
+    repo.commit("after");
+    repo
+}
+
+/// Runs `check --base HEAD^ --head HEAD` (both sides read from Git objects) as JSON, and checks
+/// that nothing was written to the repository.
+fn check_git(repo: &Repo, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+    ];
+    args.extend(extra);
+    let run = nodecast(repo.path(), &args);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert_eq!(
+        repo.git(&["status", "--porcelain", "--ignored"]),
+        "",
+        "nothing is written to the repository"
+    );
+    run.json()
+}
+
+/// (object, change, group) of every change.
+fn changes(r: &Value) -> Vec<(String, String, String)> {
+    r["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            (
+                c["object"].as_str().unwrap_or_default().to_string(),
+                c["change"].as_str().unwrap_or_default().to_string(),
+                c["group"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// (path, file, line, column) of every changed field of the change at `index`.
+fn fields(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
+    r["changes"][index]["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or_default().to_string(),
+                f["file"].as_str().unwrap_or_default().to_string(),
+                f["line"].as_u64().unwrap_or_default(),
+                f["column"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn change(object: &str, kind: &str, group: &str) -> (String, String, String) {
+    (object.to_string(), kind.to_string(), group.to_string())
+}
+
+fn field(path: &str, file: &str, line: u64, col: u64) -> (String, String, u64, u64) {
+    (path.to_string(), file.to_string(), line, col)
+}
+
+/// (cluster, pool, action, drain) of every forecast entry.
+fn forecast(r: &Value) -> Vec<(String, String, String, bool)> {
+    r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["cluster"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                f["target"]["name"].as_str().unwrap_or_default().to_string(),
+                f["action"].as_str().unwrap_or_default().to_string(),
+                f["drain"].as_bool().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn entry(cluster: &str, pool: &str, action: &str, drain: bool) -> (String, String, String, bool) {
+    (
+        cluster.to_string(),
+        pool.to_string(),
+        action.to_string(),
+        drain,
+    )
+}
+
+/// (object, file, line, column) of every cause of the forecast entry at `index`.
+fn causes(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
+    r["forecast"][index]["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| {
+            (
+                c["object"].as_str().unwrap_or_default().to_string(),
+                c["file"].as_str().unwrap_or_default().to_string(),
+                c["line"].as_u64().unwrap_or_default(),
+                c["column"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn cause(object: &str, file: &str, line: u64, col: u64) -> (String, String, u64, u64) {
+    (object.to_string(), file.to_string(), line, col)
+}
+
+#[test]
+fn overlay_labels_give_the_rendered_machine_config_its_pool_role() {
+    if !require_kubectl("overlay_labels_give_the_rendered_machine_config_its_pool_role") {
+        return;
+    }
+    let repo = repo("labels-role");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "MachineConfig/50-kernel-args",
+                "changed",
+                "standalone/lab/overlays/infra"
+            ),
+            change(
+                "MachineConfig/50-kernel-args",
+                "changed",
+                "standalone/lab/overlays/workers"
+            ),
+        ]
+    );
+    for i in 0..2 {
+        assert_eq!(
+            fields(&r, i),
+            vec![field(
+                "/spec/kernelArguments",
+                "standalone/lab/base/kernel-args.yaml",
+                7,
+                3
+            )]
+        );
+    }
+    // Each overlay is its own cluster: the role its overlay gives the MachineConfig picks the
+    // pool. The infra overlay's MachineConfig reboots the infra pool (not that cluster's worker
+    // pool); the workers overlay's reboots the worker pool.
+    assert_eq!(
+        forecast(&r),
+        vec![
+            entry("standalone/lab/overlays/infra", "infra", "reboot", true),
+            entry("standalone/lab/overlays/workers", "worker", "reboot", true),
+        ]
+    );
+    for i in 0..2 {
+        assert_eq!(
+            causes(&r, i),
+            vec![cause(
+                "MachineConfig/50-kernel-args",
+                "standalone/lab/base/kernel-args.yaml",
+                8,
+                5
+            )]
+        );
+    }
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+
+    // The inventory: each rendered MachineConfig carries the role label its overlay adds, and
+    // the label is located on the overlay's line that sets it.
+    let mut options = nodecast::check::Options::new(
+        nodecast::source::CompareRequest {
+            path: repo.path().to_path_buf(),
+            base: Some("HEAD^".into()),
+            head: Some("HEAD".into()),
+            max_file_size: 10 * 1024 * 1024,
+            ..Default::default()
+        },
+        "2026-11-21T02:00:00Z".parse().expect("time"),
+    );
+    options.render = nodecast::render::Settings::default();
+    let outcome = nodecast::check::run(&options).expect("check runs");
+    let mut roles: Vec<(String, String, String, u32, u32)> = outcome
+        .head
+        .objects
+        .iter()
+        .filter(|o| o.id.kind == "MachineConfig")
+        .map(|o| {
+            let label = o
+                .root()
+                .path(&[
+                    "metadata",
+                    "labels",
+                    "machineconfiguration.openshift.io/role",
+                ])
+                .expect("role label");
+            (
+                o.origin.group(),
+                label.as_str().unwrap_or_default().to_string(),
+                o.path_at(label.span).to_string(),
+                label.span.start.line,
+                label.span.start.col,
+            )
+        })
+        .collect();
+    roles.sort();
+    assert_eq!(
+        roles,
+        vec![
+            (
+                "standalone/lab/overlays/infra".to_string(),
+                "infra".to_string(),
+                "standalone/lab/overlays/infra/kustomization.yaml".to_string(),
+                4,
+                43
+            ),
+            (
+                "standalone/lab/overlays/workers".to_string(),
+                "worker".to_string(),
+                "standalone/lab/overlays/workers/kustomization.yaml".to_string(),
+                6,
+                45
+            ),
+        ]
+    );
+    // Kustomize's own input files are not objects of record.
+    assert!(outcome
+        .head
+        .objects
+        .iter()
+        .all(|o| o.id.kind != "Kustomization"));
+    assert_eq!(
+        outcome.head.duplicates,
+        Vec::new(),
+        "two overlays are two scopes, not duplicates"
+    );
+}
+
+#[test]
+fn an_overlay_patch_rolls_only_that_environment() {
+    if !require_kubectl("an_overlay_patch_rolls_only_that_environment") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    for r in [
+        check_git(&repo, &[]),
+        // The working tree as head (read from disk), HEAD^ as base (from Git objects).
+        nodecast(repo.path(), &["check", "--format", "json"]).json(),
+    ] {
+        assert_eq!(diag_lines(&r), Vec::<String>::new());
+        assert_eq!(
+            changes(&r),
+            vec![change(
+                "NodePool/clusters/workers",
+                "changed",
+                "hosted/overlays/prod"
+            )]
+        );
+        assert_eq!(
+            fields(&r, 0),
+            vec![field(
+                "/spec/release/image",
+                "hosted/overlays/prod/nodepool-patch.yaml",
+                9,
+                12
+            )]
+        );
+        let forecast = r["forecast"].as_array().expect("forecast");
+        assert_eq!(forecast.len(), 1, "only prod rolls: {forecast:?}");
+        let entry = &forecast[0];
+        assert_eq!(entry["target"]["cluster"], "HostedCluster/clusters/prod");
+        assert_eq!(entry["target"]["name"], "workers");
+        assert_eq!(entry["action"], "replace");
+        let cause = &entry["causes"][0];
+        assert_eq!(
+            (
+                cause["file"].as_str(),
+                cause["line"].as_u64(),
+                cause["column"].as_u64()
+            ),
+            (
+                Some("hosted/overlays/prod/nodepool-patch.yaml"),
+                Some(9),
+                Some(5)
+            )
+        );
+        assert_eq!(cause["summary"], "release 4.18.5 -> 4.18.9");
+    }
+}
+
+#[test]
+fn a_component_shared_by_two_overlays_changes_both() {
+    if !require_kubectl("a_component_shared_by_two_overlays_changes_both") {
+        return;
+    }
+    let repo = repo("shared-component");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        changes(&r),
+        vec![
+            change("KubeletConfig/max-pods", "changed", "clusters/east"),
+            change("KubeletConfig/max-pods", "changed", "clusters/west"),
+        ]
+    );
+    for i in 0..2 {
+        assert_eq!(
+            fields(&r, i),
+            vec![field(
+                "/spec/kubeletConfig/maxPods",
+                "clusters/components/kubelet-tuning/kubeletconfig.yaml",
+                10,
+                14
+            )]
+        );
+    }
+    // Each overlay is a cluster whose worker pool manifest carries the label the component's
+    // KubeletConfig selects (`custom-kubelet: max-pods`): the generated kubelet config changes
+    // and both clusters' worker pools reboot. The component's own folder is not a cluster, so
+    // there is no "selects no pool" (M108) finding: the pools are judged in each overlay.
+    assert_eq!(
+        forecast(&r),
+        vec![
+            entry("clusters/east", "worker", "reboot", true),
+            entry("clusters/west", "worker", "reboot", true),
+        ]
+    );
+    for i in 0..2 {
+        assert_eq!(
+            causes(&r, i),
+            vec![cause(
+                "KubeletConfig/max-pods",
+                "clusters/components/kubelet-tuning/kubeletconfig.yaml",
+                10,
+                5
+            )]
+        );
+    }
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+}
+
+#[test]
+fn a_missing_resource_is_a_render_error_at_its_line() {
+    if !require_kubectl("a_missing_resource_is_a_render_error_at_its_line") {
+        return;
+    }
+    let repo = repo("missing-resource");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R101 error hosted/prod/kustomization.yaml:5:3"]
+    );
+    let d = &r["diagnostics"][0];
+    assert_eq!(
+        d["message"],
+        "overlay hosted/prod does not render (this revision), so what it deploys is unknown: accumulating resources from 'nodepool-gpu.yaml': no such file or directory"
+    );
+    // The root is linted unrendered on both sides, so nothing is reported as changed.
+    assert_eq!(changes(&r), Vec::new());
+}
+
+#[test]
+fn acm_policy_objects_are_unwrapped_and_mustnothave_deletes() {
+    let repo = repo("acm-policy");
+    let r = check_git(&repo, &["--no-render"]);
+    assert_eq!(
+        diag_lines(&r),
+        Vec::<String>::new(),
+        "the hub template is not an error"
+    );
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "MachineConfig/50-worker-kargs",
+                "changed",
+                "Policy/policies/worker-kargs"
+            ),
+            change(
+                "MachineConfig/99-worker-legacy-audit",
+                "removed",
+                "Policy/policies/worker-kargs"
+            ),
+            change(
+                "ConfigurationPolicy/worker-kargs",
+                "changed",
+                "Policy/policies/worker-kargs"
+            ),
+        ]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![field(
+            "/spec/kernelArguments",
+            "policies/worker-kargs.yaml",
+            31,
+            15
+        )]
+    );
+    assert_eq!(
+        r["changes"][1]["origin"],
+        "deleted (mustnothave) in Policy/policies/worker-kargs"
+    );
+    assert_eq!(
+        r["changes"][0]["origin"],
+        "applied in Policy/policies/worker-kargs"
+    );
+    assert_eq!(
+        fields(&r, 2),
+        vec![field(
+            "/spec/object-templates/1/complianceType",
+            "policies/worker-kargs.yaml",
+            32,
+            27
+        )]
+    );
+    // The clusters the Policy selects have no pool manifests here: their built-in pools exist
+    // implicitly. The changed kernel argument and the deleted MachineConfig's kernel argument
+    // (located in the base revision) reboot their worker pool.
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by Policy/policies/worker-kargs",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+    // One cause per kernel argument added and removed, at the changed item.
+    assert_eq!(
+        causes(&r, 0),
+        vec![
+            cause(
+                "MachineConfig/50-worker-kargs",
+                "policies/worker-kargs.yaml",
+                31,
+                17
+            ),
+            cause(
+                "MachineConfig/50-worker-kargs",
+                "policies/worker-kargs.yaml",
+                31,
+                17
+            ),
+            cause(
+                "MachineConfig/99-worker-legacy-audit",
+                "policies/worker-kargs.yaml",
+                42,
+                17
+            ),
+        ]
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+}
+
+#[test]
+fn a_new_mustnothave_is_a_deletion_even_without_a_base_definition() {
+    let repo = Repo::new();
+    repo.write("policies/readme.yaml", "a: 1\n");
+    repo.commit("base");
+    repo.write(
+        "policies/remove-debug.yaml",
+        "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: remove-debug
+  namespace: policies
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: remove-debug
+      spec:
+        object-templates:
+        - complianceType: mustnothave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: MachineConfig
+            metadata:
+              name: 99-worker-debug
+",
+    );
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    let got = changes(&r);
+    assert!(
+        got.contains(&change(
+            "MachineConfig/99-worker-debug",
+            "removed",
+            "Policy/policies/remove-debug"
+        )),
+        "{got:?}"
+    );
+    assert!(r["unforecast"]
+        .as_array()
+        .expect("unforecast")
+        .contains(&Value::from("MachineConfig/99-worker-debug")));
+}
+
+#[test]
+fn hive_sync_set_resources_and_patches_are_objects_with_exact_spans() {
+    let repo = repo("hive-syncset");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["H104 info hive/kubelet-syncset.yaml:27:7"]
+    );
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "ConfigMap/clusters/workers-config",
+                "changed",
+                "SelectorSyncSet/prod-kubelet"
+            ),
+            change(
+                "KubeletConfig/max-pods",
+                "changed",
+                "SelectorSyncSet/prod-kubelet"
+            ),
+            change(
+                "MachineConfigPool/worker",
+                "changed",
+                "SelectorSyncSet/prod-kubelet"
+            ),
+        ]
+    );
+    // The HyperShift ConfigMap embedding keeps working inside the sync set.
+    assert_eq!(
+        fields(&r, 0),
+        vec![
+            field("/data/config", "hive/kubelet-syncset.yaml", 27, 15),
+            field(
+                "/data/config[MachineConfig 50-workers-kargs]/spec/kernelArguments",
+                "hive/kubelet-syncset.yaml",
+                34,
+                11
+            ),
+        ]
+    );
+    assert_eq!(
+        fields(&r, 1),
+        vec![field(
+            "/spec/kubeletConfig/maxPods",
+            "hive/kubelet-syncset.yaml",
+            20,
+            18
+        )]
+    );
+    assert_eq!(
+        fields(&r, 2),
+        vec![field(
+            "/spec/maxUnavailable",
+            "hive/kubelet-syncset.yaml",
+            41,
+            35
+        )],
+        "a merge patch's fields are located inside the patch text"
+    );
+    // The clusters the sync set selects: the KubeletConfig selects the built-in worker pool by
+    // its standard label, so the worker pool reboots, two nodes at a time as the pool patch says.
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by SelectorSyncSet/prod-kubelet",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+    assert_eq!(
+        causes(&r, 0),
+        vec![cause(
+            "KubeletConfig/max-pods",
+            "hive/kubelet-syncset.yaml",
+            20,
+            9
+        )]
+    );
+    assert_eq!(r["forecast"][0]["rollout"]["max_unavailable"], 2);
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+}
+
+#[test]
+fn a_changed_vault_placeholder_is_a_change() {
+    let repo = repo("vault-placeholder");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R104 info hosted/prod/nodepool.yaml:14:12"]
+    );
+    let forecast = r["forecast"].as_array().expect("forecast");
+    assert_eq!(forecast.len(), 1);
+    assert_eq!(forecast[0]["action"], "replace");
+    assert_eq!(
+        forecast[0]["causes"][0]["summary"],
+        "release (templated value) -> (templated value)"
+    );
+}
+
+#[test]
+fn without_kubectl_overlays_are_linted_unrendered_with_one_info() {
+    let repo = repo("labels-role");
+    let r = check_git(&repo, &["--kustomize", "/nonexistent/bin/kubectl"]);
+    // Unrendered, the raw MachineConfig has no role label, so no pool is known to select it:
+    // M109 says its rollout cannot be forecast (assume a reboot), never "no node impact".
+    assert_eq!(
+        diag_lines(&r),
+        vec![
+            "M109 warning standalone/lab/base/kernel-args.yaml:3:1",
+            "R103 info standalone/lab/overlays/infra/kustomization.yaml:null:null"
+        ]
+    );
+    assert_eq!(
+        changes(&r),
+        vec![change("MachineConfig/50-kernel-args", "changed", "")]
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["MachineConfig/50-kernel-args"])
+    );
+    let quiet = check_git(&repo, &["--no-render"]);
+    assert_eq!(
+        diag_lines(&quiet),
+        vec!["M109 warning standalone/lab/base/kernel-args.yaml:3:1"],
+        "--no-render says nothing about rendering"
+    );
+}
+
+#[test]
+fn a_hung_kustomize_is_stopped_at_the_timeout() {
+    let repo = repo("nodepool-env-patch");
+    let bin = tempfile::tempdir().expect("tempdir");
+    let fake = bin.path().join("kubectl");
+    std::fs::write(&fake, "#!/bin/sh\nexec sleep 30\n").expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let started = std::time::Instant::now();
+    let fake_arg = fake.to_string_lossy().into_owned();
+    let r = check_git(&repo, &["--kustomize", &fake_arg, "--render-timeout", "1"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+    // Both overlays time out and are linted unrendered: the raw NodePool names no real cluster.
+    assert_eq!(
+        diag_lines(&r),
+        vec![
+            "R001 error hosted/base/nodepool.yaml:6:16",
+            "R101 error hosted/overlays/prod/kustomization.yaml:null:null",
+            "R101 error hosted/overlays/stage/kustomization.yaml:null:null",
+        ]
+    );
+    assert!(r["diagnostics"][1]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("did not finish within 1 s"));
+}
+
+#[test]
+fn plugins_and_remote_bases_are_refused_not_run() {
+    if !require_kubectl("plugins_and_remote_bases_are_refused_not_run") {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write("marker.yaml", "a: 1\n");
+    repo.commit("base");
+    repo.write(
+        "clusters/prod/kustomization.yaml",
+        "apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- pool.yaml
+transformers:
+- set-role.yaml
+",
+    );
+    repo.write(
+        "clusters/prod/set-role.yaml",
+        "apiVersion: example.com/v1
+kind: SetRole
+metadata:
+  name: set-role
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: ./touch-marker.sh
+",
+    );
+    repo.write(
+        "clusters/prod/pool.yaml",
+        "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-x
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+  - nosmt
+",
+    );
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R102 warning clusters/prod/kustomization.yaml:6:3"]
+    );
+    assert_eq!(changes(&r), vec![change("MachineConfig/50-x", "added", "")]);
+}
+
+#[test]
+fn temporary_render_folders_are_removed() {
+    if !require_kubectl("temporary_render_folders_are_removed") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp_path = tmp.path().to_string_lossy().into_owned();
+    let run = nodecast_env(
+        repo.path(),
+        &[
+            "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+        ],
+        &[("TMPDIR", &tmp_path)],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["forecast"].as_array().map(Vec::len), Some(1));
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("read").collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn a_changed_object_templates_raw_is_assumed_to_roll() {
+    let repo = Repo::new();
+    let policy = |arg: &str| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: kargs-by-label
+  namespace: policies
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: kargs-by-label
+      spec:
+        object-templates-raw: |
+          {{{{- range $pool := (list \"worker\" \"infra\") }}}}
+          - complianceType: musthave
+            objectDefinition:
+              apiVersion: machineconfiguration.openshift.io/v1
+              kind: MachineConfig
+              metadata:
+                name: 50-{{{{ $pool }}}}-kargs
+              spec:
+                kernelArguments:
+                - {arg}
+          {{{{- end }}}}
+"
+        )
+    };
+    repo.write("policies/kargs.yaml", &policy("nosmt"));
+    repo.commit("base");
+    repo.write("policies/kargs.yaml", &policy("nosmt=force"));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "ConfigurationPolicy/kargs-by-label",
+            "changed",
+            "Policy/policies/kargs-by-label"
+        )]
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["ConfigurationPolicy/kargs-by-label"]),
+        "a hub-rendered template may deploy MachineConfigs: never 'no node impact'"
+    );
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R104 info policies/kargs.yaml:14:31"],
+        "the raw template is a templated value"
+    );
+}
+
+#[test]
+fn unchanged_roots_are_rendered_once_for_both_revisions() {
+    if !require_kubectl("unchanged_roots_are_rendered_once_for_both_revisions") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    let bin = tempfile::tempdir().expect("tempdir");
+    let log = bin.path().join("calls.log");
+    let wrapper = bin.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let wrapper_arg = wrapper.to_string_lossy().into_owned();
+    let r = check_git(&repo, &["--kustomize", &wrapper_arg]);
+    assert_eq!(r["forecast"].as_array().map(Vec::len), Some(1));
+    let calls = std::fs::read_to_string(&log).expect("log");
+    // prod changed (base and head rendered), stage did not (one render serves both sides).
+    assert_eq!(calls.lines().count(), 3, "{calls}");
+}
+
+#[test]
+fn staged_overlays_are_rendered_from_the_index() {
+    if !require_kubectl("staged_overlays_are_rendered_from_the_index") {
+        return;
+    }
+    let repo = repo("nodepool-env-patch");
+    let patch = "hosted/overlays/stage/nodepool-patch.yaml";
+    let text = std::fs::read_to_string(repo.path().join(patch)).expect("read");
+    repo.write(patch, &text.replace("4.18.5", "4.18.9"));
+    repo.git(&["add", patch]);
+    // The working tree differs again from the index: the index is what is checked.
+    repo.write(patch, &text.replace("4.18.5", "4.19.1"));
+    let r = nodecast(repo.path(), &["check", "--staged", "--format", "json"]).json();
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "NodePool/clusters/workers",
+            "changed",
+            "hosted/overlays/stage"
+        )]
+    );
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["summary"],
+        "release 4.18.5 -> 4.18.9"
+    );
+    assert_eq!(
+        r["forecast"][0]["target"]["cluster"],
+        "HostedCluster/clusters/stage"
+    );
+}
+
+#[test]
+fn fixing_a_broken_overlay_is_not_an_error() {
+    if !require_kubectl("fixing_a_broken_overlay_is_not_an_error") {
+        return;
+    }
+    let repo = Repo::new();
+    let case = project_root().join("testdata/real/missing-resource");
+    // Base: the broken overlay (the case's `after`); head: the fixed one (its `before`).
+    copy_tree(&case.join("after"), repo.path());
+    repo.commit("broken");
+    std::fs::remove_dir_all(repo.path().join("hosted")).expect("rm");
+    copy_tree(&case.join("before"), repo.path());
+    repo.commit("fixed");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["R101 info hosted/prod/kustomization.yaml:5:3"]
+    );
+    assert_eq!(
+        r["diagnostics"][0]["message"]
+            .as_str()
+            .map(|m| m.contains("(base revision)")),
+        Some(true)
+    );
+    assert_eq!(run_code(&repo), 0, "the fix passes the check");
+}
+
+fn run_code(repo: &Repo) -> i32 {
+    nodecast(repo.path(), &["check", "--base", "HEAD^", "--head", "HEAD"]).code
+}
+
+#[test]
+fn a_rendered_nodepool_finds_its_hosted_cluster_in_a_plain_file() {
+    if !require_kubectl("a_rendered_nodepool_finds_its_hosted_cluster_in_a_plain_file") {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        "hosted/hostedcluster.yaml",
+        &common::hosted_cluster("prod", "4.18.9"),
+    );
+    repo.write(
+        "hosted/nodepools/kustomization.yaml",
+        "resources:\n- workers.yaml\nnamespace: clusters\n",
+    );
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]),
+    );
+    repo.commit("base");
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]).replace("4.18.5", "4.18.9"),
+    );
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        Vec::<String>::new(),
+        "the reference resolves across scopes"
+    );
+    assert_eq!(
+        r["forecast"][0]["target"]["cluster"],
+        "HostedCluster/clusters/prod"
+    );
+    assert_eq!(r["forecast"][0]["action"], "replace");
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["file"],
+        "hosted/nodepools/workers.yaml"
+    );
+    assert_eq!(r["forecast"][0]["causes"][0]["line"], 12);
+}
+
+#[test]
+fn inline_json_patches_locate_the_values_they_set() {
+    if !require_kubectl("inline_json_patches_locate_the_values_they_set") {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        "hosted/hostedcluster.yaml",
+        &common::hosted_cluster("prod", "4.18.9"),
+    );
+    repo.write(
+        "hosted/nodepools/workers.yaml",
+        &common::node_pool("workers", "prod", 3, &[]),
+    );
+    let kustomization = |replicas: u32| {
+        format!(
+            "resources:
+- workers.yaml
+patches:
+- target:
+    kind: NodePool
+    name: workers
+  patch: |-
+    - op: replace
+      path: /spec/replicas
+      value: {replicas}
+"
+        )
+    };
+    repo.write("hosted/nodepools/kustomization.yaml", &kustomization(5));
+    repo.commit("base");
+    repo.write("hosted/nodepools/kustomization.yaml", &kustomization(6));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        fields(&r, 0),
+        vec![field(
+            "/spec/replicas",
+            "hosted/nodepools/kustomization.yaml",
+            10,
+            14
+        )]
+    );
+    assert_eq!(r["forecast"][0]["action"], "none", "replicas roll nothing");
+    assert_eq!(
+        r["forecast"][0]["causes"][0]["file"],
+        "hosted/nodepools/kustomization.yaml"
+    );
+}
+
+#[test]
+fn a_generated_config_map_payload_is_located_in_its_source_file() {
+    if !require_kubectl("a_generated_config_map_payload_is_located_in_its_source_file") {
+        return;
+    }
+    let repo = repo("generator-config");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "ConfigMap/clusters/workers-config",
+            "changed",
+            "hosted"
+        )]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![
+            field("/data/config", "hosted/kustomization.yaml", 8, 5),
+            field(
+                "/data/config[MachineConfig 50-kargs]/spec/kernelArguments",
+                "hosted/kernel-args.yaml",
+                7,
+                3
+            ),
+        ]
+    );
+    let cause = &r["forecast"][0]["causes"][0];
+    assert_eq!(r["forecast"][0]["action"], "replace");
+    assert_eq!(
+        (cause["file"].as_str(), cause["line"].as_u64()),
+        (Some("hosted/kernel-args.yaml"), Some(6))
+    );
+
+    // Without `disableNameSuffixHash` the generated name carries a hash that Kustomize does not
+    // write into the NodePool (it does not know the CRD): the reference is broken, as on a cluster.
+    let rel = "hosted/kustomization.yaml";
+    let text = std::fs::read_to_string(repo.path().join(rel)).expect("read");
+    repo.write(
+        rel,
+        &text.replace("generatorOptions:\n  disableNameSuffixHash: true\n", ""),
+    );
+    repo.commit("hashed names");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec![
+            "H104 info hosted/kustomization.yaml:4:1",
+            "H102 error hosted/nodepool.yaml:10:11",
+            "R001 error hosted/nodepool.yaml:10:11",
+        ]
+    );
+}
+
+#[test]
+fn a_policy_kubelet_config_for_a_pool_labelled_on_the_cluster_is_not_called_harmless() {
+    // The Policy's clusters have no pool manifests here: the worker pool may well carry
+    // `custom-kubelet: small-pods` on the cluster (`oc label mcp worker …`), so the change is
+    // not forecast ("assume a rollout") rather than "selects no pool, changes no node".
+    let repo = Repo::new();
+    let policy = |max_pods: u32| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: small-pods
+  namespace: policies
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: small-pods
+      spec:
+        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: KubeletConfig
+            metadata:
+              name: set-max-pods
+            spec:
+              machineConfigPoolSelector:
+                matchLabels:
+                  custom-kubelet: small-pods
+              kubeletConfig:
+                maxPods: {max_pods}
+"
+        )
+    };
+    repo.write("policies/small-pods.yaml", &policy(100));
+    repo.commit("base");
+    repo.write("policies/small-pods.yaml", &policy(120));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        diag_lines(&r),
+        vec!["M108 info policies/small-pods.yaml:22:15"]
+    );
+    assert_eq!(forecast(&r), Vec::new());
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["KubeletConfig/set-max-pods"])
+    );
+    // With the pool manifest in the Policy, its labels are known: the worker pool reboots.
+    let with_pool = policy(120).replace(
+        "        object-templates:\n",
+        "        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: MachineConfigPool
+            metadata:
+              name: worker
+              labels:
+                custom-kubelet: small-pods
+            spec:
+              machineConfigSelector:
+                matchLabels:
+                  machineconfiguration.openshift.io/role: worker
+              nodeSelector:
+                matchLabels:
+                  node-role.kubernetes.io/worker: \"\"
+",
+    );
+    repo.write("policies/small-pods.yaml", &with_pool.replace("120", "140"));
+    repo.commit("pool managed by the Policy");
+    let r = check_git(&repo, &[]);
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by Policy/policies/small-pods",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+}

@@ -89,6 +89,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut loaded = source::load(&options.compare)?;
     crate::policy::select_files(&options.policy, &mut loaded);
     let files = parse::parse_sides(&loaded.base, &loaded.head);
+    // The parse holds everything later stages read; the raw bytes are not needed any more.
+    loaded.base.files = Vec::new();
+    loaded.head.files = Vec::new();
     let (base, head) = rayon::join(
         || Inventory::build(&files.base),
         || Inventory::build(&files.head),

@@ -6,7 +6,8 @@
 #
 # Environment: RUNS (repetitions, default 5; PEER_RUNS for the peers, default 3), SEED (default 1), BENCH_DIR (where repositories,
 # the peers' venv and results go; default target/bench), PEERS=0 to skip the Python peers,
-# STAGED=0 to skip the pre-commit case. Needs hyperfine (apt-get install hyperfine) and GNU time
+# PEER_SIZES (default "small medium large") to run the peers on some sizes only (they take
+# minutes on large), STAGED=0 to skip the pre-commit case. Needs hyperfine (apt-get install hyperfine) and GNU time
 # (/usr/bin/time, package `time`); python3 with venv for the peers.
 # Prints one Markdown table per measure and writes target/bench/results.md.
 set -euo pipefail
@@ -62,9 +63,9 @@ rss() {
 
 measure() { # name, then the command (run in the repository); PEER_RUNS for peers
   local name=$1; shift
-  local runs=$RUNS
-  case $name in yamllint-*|check-jsonschema-*|kubernetes-validate-*) runs=${PEER_RUNS:-3} ;; esac
-  hyperfine --style none --warmup 1 --runs "$runs" -i --export-json "$BENCH_DIR/$name.json" \
+  local runs=$RUNS warmup=1
+  case $name in yamllint-*|check-jsonschema-*|kubernetes-validate-*) runs=${PEER_RUNS:-3} warmup=0 ;; esac
+  hyperfine --style none --warmup "$warmup" --runs "$runs" -i --export-json "$BENCH_DIR/$name.json" \
     "$(printf '%q ' "$@")" >/dev/null 2>&1
   stats "$BENCH_DIR/$name.json"
 }
@@ -102,13 +103,13 @@ docs, bytes_, wall, cpu, peak = int(docs), int(bytes_), float(wall), float(cpu),
 mib = bytes_ / 2**20
 print(f"| {size} | {clusters} | {files} | {docs} | {mib:.1f} | {wall:.3f} | {cpu:.3f} | {peak:.0f} | {peak / mib:.1f}x | {docs / wall:,.0f} | {float(gitw):.3f} | {float(readw):.3f} | {float(parsew):.3f} | {wall / float(parsew):.2f}x |")
 PY
-  if [ "$PEERS" = 1 ]; then
+  if [ "$PEERS" = 1 ] && [[ " ${PEER_SIZES:-small medium large} " == *" $size "* ]]; then
     echo "== $size: peers" >&2
     list=$BENCH_DIR/files-$size.txt
     git ls-files -z -- '*.yaml' '*.yml' >"$list"
     read -r ylw _ < <(measure "yamllint-$size" sh -c "xargs -0 '$VENV/bin/yamllint' -d '{rules: {}}' <'$list' >/dev/null")
     read -r cjw _ < <(measure "check-jsonschema-$size" sh -c "xargs -0 '$VENV/bin/check-jsonschema' --schemafile '$BENCH_DIR/object.schema.json' <'$list' >/dev/null 2>&1")
-    read -r kvw _ < <(measure "kubernetes-validate-$size" sh -c "xargs -0 '$VENV/bin/kubernetes-validate' -k 1.31.0 -q <'$list' >/dev/null 2>&1")
+    read -r kvw _ < <(measure "kubernetes-validate-$size" sh -c "xargs -0 '$VENV/bin/kubernetes-validate' -k 1.31.0 <'$list' >/dev/null 2>&1")
     PEER_ROWS+=("$(python3 -c 'import sys; s,w,a,b,c=sys.argv[1],*map(float,sys.argv[2:]); print(f"| {s} | {w:.3f} | {a:.3f} ({a/w:.1f}x) | {b:.3f} ({b/w:.1f}x) | {c:.3f} ({c/w:.1f}x) | {min(a,b,c)/w:.1f}x |")' "$size" "$wall" "$ylw" "$cjw" "$kvw")")
   fi
   if [ "$STAGED" = 1 ]; then

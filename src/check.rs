@@ -105,6 +105,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let files = parse::parse_sides(&loaded.base, &loaded.head);
     let trees = crate::render::tree::trees(&loaded, &options.compare);
     let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
+    // The parse holds everything later stages read; the raw bytes are not needed any more.
+    loaded.base.files = Vec::new();
+    loaded.head.files = Vec::new();
     let (base, head) = rayon::join(
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),

@@ -274,6 +274,14 @@ impl Inventory {
         self.resolve_index(id).map(|i| &self.objects[i])
     }
 
+    /// The references made by the object at `index` (`references` is in object order, so this
+    /// is a binary search, not a scan per NodePool).
+    pub fn references_from(&self, index: usize) -> &[Reference] {
+        let start = self.references.partition_point(|r| r.from < index);
+        let len = self.references[start..].partition_point(|r| r.from == index);
+        &self.references[start..start + len]
+    }
+
     /// The (first) definition of an identity.
     pub fn get(&self, id: &ObjectId) -> Option<&Object> {
         self.by_id.get(id).map(|&i| &self.objects[i])
@@ -327,4 +335,57 @@ pub fn identity(root: &Node) -> Option<ObjectId> {
         name: name.to_string(),
         scope: String::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse_file, FileEntry};
+
+    #[test]
+    fn references_from_finds_exactly_the_references_of_each_object() {
+        let yaml = "\
+apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata: {name: a, namespace: clusters}
+spec: {clusterName: hc, config: [{name: cm1}, {name: cm2}]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm1, namespace: clusters}
+---
+apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata: {name: b, namespace: clusters}
+spec: {clusterName: hc, tuningConfig: [{name: t}]}
+---
+apiVersion: hypershift.openshift.io/v1beta1
+kind: NodePool
+metadata: {name: c, namespace: clusters}
+";
+        let files = vec![FileEntry {
+            path: "np.yaml".into(),
+            parsed: Arc::new(parse_file(yaml.as_bytes())),
+        }];
+        let inv = Inventory::build(&files);
+        assert_eq!(inv.objects.len(), 4);
+        for i in 0..inv.objects.len() + 1 {
+            let scanned: Vec<String> = inv
+                .references
+                .iter()
+                .filter(|r| r.from == i)
+                .map(|r| r.field.clone())
+                .collect();
+            let found: Vec<String> = inv
+                .references_from(i)
+                .iter()
+                .map(|r| r.field.clone())
+                .collect();
+            assert_eq!(found, scanned, "object {i}");
+        }
+        assert_eq!(inv.references_from(0).len(), 3);
+        assert_eq!(inv.references_from(1).len(), 0);
+        assert_eq!(inv.references_from(2).len(), 2);
+        assert_eq!(inv.references_from(3).len(), 0, "no spec, no references");
+    }
 }

@@ -24,9 +24,13 @@ fn name_span(o: &Object) -> nodecast_yaml::Span {
 }
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if ctx.head.duplicates.is_empty() {
+        return;
+    }
+    let roots = crate::forecast::mco::cluster_roots(ctx.base, ctx.head);
     for &(first, later) in &ctx.head.duplicates {
         let (a, b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
-        if crate::forecast::mco::in_different_clusters(ctx.base, ctx.head, a, b) {
+        if crate::forecast::mco::in_different_clusters(&roots, a, b) {
             continue;
         }
         out.push(

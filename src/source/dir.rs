@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::{content_from_bytes, is_manifest_path, Content, SourceFile};
 
 /// Every manifest file below `root` (symlinks are not followed), paths relative to `root`.
@@ -35,13 +37,18 @@ pub fn read_worktree(workdir: &Path, scope: &Path, max: u64) -> Vec<SourceFile> 
         .follow_links(false)
         .filter_entry(|e| e.file_name() != ".git")
         .build();
-    let mut files: Vec<SourceFile> = walker
+    let found: Vec<(std::path::PathBuf, String)> = walker
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
         .filter_map(|e| {
             let rel = relative(workdir, e.path())?;
-            is_manifest_path(&rel).then(|| read_one(e.path(), rel, max))
+            is_manifest_path(&rel).then(|| (e.into_path(), rel))
         })
+        .collect();
+    // Reading and hashing (the blob id) are independent per file: do them in parallel.
+    let mut files: Vec<SourceFile> = found
+        .into_par_iter()
+        .map(|(path, rel)| read_one(&path, rel, max))
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files

@@ -2,7 +2,7 @@
 //! an overlay renders or a Policy / SyncSet carries belongs to that deployment unit
 //! ([`Origin::group`](crate::inventory::Origin::group)); a plain file belongs to its folder.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use globset::{GlobBuilder, GlobSetBuilder};
 
@@ -83,7 +83,8 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
             builder.add(glob);
         }
     }
-    let set = builder.build().ok();
+    // No globs: nothing to match (matching every ancestor of every object is not free).
+    let set = builder.build().ok().filter(|_| !globs.is_empty());
     // Rendered and wrapped objects are grouped by their origin, not by the folder of the file
     // they come from (a shared base, a Policy file): only plain files make folder roots.
     let objects = || {
@@ -106,14 +107,16 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
         .filter(|o| o.id.kind == "MachineConfigPool" || o.id.kind == "ClusterVersion")
         .map(|o| parent(&o.path).to_string())
         .collect();
+    // Nested candidates fold into the outer one: drop a folder when a proper ancestor (or the
+    // repository root) is a candidate, or when it is, or is inside, a glob root. Looking up the
+    // few ancestors keeps this linear in the number of clusters.
     let snapshot = auto.clone();
     auto.retain(|d| {
-        !snapshot
-            .iter()
-            .any(|other| other != d && (other.is_empty() || d.starts_with(&format!("{other}/"))))
-            && !from_globs
-                .iter()
-                .any(|g| d == g || d.starts_with(&format!("{g}/")))
+        !ancestors(d)
+            .into_iter()
+            .skip(1)
+            .any(|a| snapshot.contains(a))
+            && !ancestors(d).into_iter().any(|a| from_globs.contains(a))
     });
     from_globs.extend(auto);
     from_globs
@@ -178,15 +181,17 @@ pub fn label(key: &str) -> String {
 pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluster> {
     let roots = roots(base, head, globs);
     let mut clusters: Vec<Cluster> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut add = |inv: &Inventory, is_head: bool| {
         for (i, o) in inv.objects.iter().enumerate() {
             if !is_modelled(o) || inv.deletions.contains(&i) {
                 continue;
             }
             let root = key_of(&roots, globs, o);
-            let pos = match clusters.iter().position(|c| c.root == root) {
-                Some(p) => p,
+            let pos = match index.get(&root) {
+                Some(&p) => p,
                 None => {
+                    index.insert(root.clone(), clusters.len());
                     clusters.push(Cluster {
                         root,
                         base: Vec::new(),

@@ -30,14 +30,20 @@ use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
 use crate::inventory::{Inventory, Object};
 
+/// The standalone cluster roots of a run, computed once for [`in_different_clusters`].
+pub fn cluster_roots(base: &Inventory, head: &Inventory) -> std::collections::BTreeSet<String> {
+    cluster::roots(base, head, &[])
+}
+
 /// Whether two definitions of one identity live in different standalone clusters: then they are
-/// two objects (every cluster has a `worker` pool), not a duplicate.
-pub fn in_different_clusters(base: &Inventory, head: &Inventory, a: &Object, b: &Object) -> bool {
-    if !cluster::is_modelled(a) {
-        return false;
-    }
-    let roots = cluster::roots(base, head, &[]);
-    cluster::key_of(&roots, &[], a) != cluster::key_of(&roots, &[], b)
+/// two objects (every cluster has a `worker` pool), not a duplicate. `roots` comes from
+/// [`cluster_roots`] (computed once per run, not per pair: a fleet has thousands of pairs).
+pub fn in_different_clusters(
+    roots: &std::collections::BTreeSet<String>,
+    a: &Object,
+    b: &Object,
+) -> bool {
+    cluster::is_modelled(a) && cluster::key_of(roots, &[], a) != cluster::key_of(roots, &[], b)
 }
 
 /// How the forecast names the cluster of an object carried by a Policy or SyncSet, or rendered

@@ -20,12 +20,8 @@ impl Side<'_> {
     pub(super) fn collect_docs(&mut self, np_index: Option<usize>) {
         let tuning_enabled = self.tuning_enabled();
         let mut profiles = 0;
-        for r in self
-            .inv
-            .references
-            .iter()
-            .filter(|r| Some(r.from) == np_index)
-        {
+        let inv = self.inv;
+        for r in np_index.map(|i| inv.references_from(i)).unwrap_or_default() {
             let key = match r.kind {
                 ReferenceKind::NodePoolConfig => "config",
                 ReferenceKind::NodePoolTuning => "tuning",

@@ -165,10 +165,11 @@ impl<'a> Side<'a> {
     pub fn build(inv: &'a Inventory, np: &'a Object) -> Side<'a> {
         let np_index = inv.by_id.get(&np.id).copied();
         let root = np.root();
-        let hc = inv
-            .references
+        let hc = np_index
+            .map(|i| inv.references_from(i))
+            .unwrap_or_default()
             .iter()
-            .find(|r| Some(r.from) == np_index && r.kind == ReferenceKind::NodePoolCluster)
+            .find(|r| r.kind == ReferenceKind::NodePoolCluster)
             .and_then(|r| r.resolved)
             .map(|i| &inv.objects[i]);
         let release = Release::from_pullspec(str_at(root, &["spec", "release", "image"]));

@@ -1,0 +1,94 @@
+//! The benchmark generator's small repository runs through the real binary and exercises the
+//! models: its second commit's NodePool changes are forecast exactly, nothing is left
+//! unforecast, the Git side reads both commits, and a staged kernel argument in a standalone
+//! cluster reboots exactly that cluster's pools.
+
+mod common;
+
+use common::{git_in, nodecast};
+use serde_json::Value;
+
+fn targets(report: &Value) -> Vec<(String, String, String)> {
+    report["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["cluster"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                f["target"]["name"].as_str().unwrap_or_default().to_string(),
+                f["action"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn small_generated_repository_is_forecast_exactly() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("fleet");
+    let stats = repogen::generate(repogen::Size::Small, 1, &dir).expect("generate");
+    assert_eq!((stats.clusters, stats.documents), (10, 184));
+
+    let run = nodecast(
+        &dir,
+        &[
+            "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+        ],
+    );
+    let report = run.json();
+    let t = |c: &str, n: &str, a: &str| (c.to_string(), n.to_string(), a.to_string());
+    assert_eq!(
+        targets(&report),
+        vec![
+            t(
+                "HostedCluster/clusters/hc-00003",
+                "hc-00003-infra",
+                "in-place"
+            ),
+            t(
+                "HostedCluster/clusters/hc-00006",
+                "hc-00006-workers",
+                "none"
+            ),
+        ]
+    );
+    assert_eq!(report["unforecast"], serde_json::json!([]));
+    assert_eq!(report["summary"]["objects"], 184);
+    assert_eq!(report["compared"]["base"]["source"], "git");
+    // No YAML problem anywhere in the generated files (every finding is about objects).
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.iter().all(|c| !c.starts_with('Y')), "{codes:?}");
+
+    // A staged kernel argument in one standalone cluster (a MachineConfig whose name every
+    // cluster shares) reboots that cluster's worker and infra pools, and nothing else.
+    let mc = "clusters/standalone/ocp-00008/machineconfigs/50-worker-base-0.yaml";
+    let path = dir.join(mc);
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    assert!(!text.contains("kernelArguments"), "fixture changed: {text}");
+    text.push_str("  kernelArguments:\n  - nosmt\n");
+    std::fs::write(&path, text).expect("write");
+    git_in(&dir, &["add", mc]);
+    let staged = nodecast(&dir, &["check", "--staged", "--format", "json"]).json();
+    assert_eq!(
+        targets(&staged),
+        vec![
+            t("clusters/standalone/ocp-00008", "infra", "reboot"),
+            t("clusters/standalone/ocp-00008", "worker", "reboot"),
+        ]
+    );
+    let cause = &staged["forecast"][0]["causes"][0];
+    assert_eq!(cause["file"], mc);
+    assert_eq!(
+        (cause["line"].as_u64(), cause["column"].as_u64()),
+        (Some(25), Some(5))
+    );
+}

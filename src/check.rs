@@ -112,7 +112,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),
     );
-    let diff = Diff::compute(&base, &head, loaded.has_base);
+    // One identity may be defined once per standalone cluster: pair definitions by cluster.
+    let roots = forecast::mco::cluster_roots(&base, &head);
+    let diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
+        forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
+    });
     let input = forecast::Input {
         base: &base,
         head: &head,

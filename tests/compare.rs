@@ -463,3 +463,65 @@ fn a_single_file_can_be_checked() {
     .json();
     assert_eq!(r["summary"]["files"], 1);
 }
+
+/// Every standalone cluster has its own `MachineConfig/99-worker-ssh`: a change to the second
+/// cluster's copy is a change of that cluster (found by the repository's generated fleet).
+#[test]
+fn the_same_identity_in_two_clusters_is_diffed_per_cluster() {
+    let mc = |karg: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-kargs
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+  - {karg}
+"
+        )
+    };
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: worker
+spec:
+  machineConfigSelector:
+    matchLabels:
+      machineconfiguration.openshift.io/role: worker
+  nodeSelector:
+    matchLabels:
+      node-role.kubernetes.io/worker: \"\"
+";
+    let repo = Repo::new();
+    for c in ["east", "west"] {
+        repo.write(&format!("clusters/{c}/pools.yaml"), pool);
+        repo.write(&format!("clusters/{c}/mc.yaml"), &mc("nosmt"));
+    }
+    repo.commit("two clusters");
+    repo.write("clusters/west/mc.yaml", &mc("mitigations=off"));
+    repo.commit("west only");
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    let changes = r["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0]["object"], "MachineConfig/50-kargs");
+    assert_eq!(changes[0]["file"], "clusters/west/mc.yaml");
+    assert_eq!(changes[0]["fields"][0]["path"], "/spec/kernelArguments");
+    assert_eq!(changes[0]["fields"][0]["line"], 9);
+    let pools: Vec<(String, String)> = r["forecast"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["cluster"].as_str().unwrap().to_string(),
+                f["action"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pools,
+        vec![("clusters/west".to_string(), "reboot".to_string())]
+    );
+}

@@ -3,7 +3,7 @@
 mod tree;
 
 use crate::diagnostic::Location;
-use crate::inventory::{Inventory, ObjectId};
+use crate::inventory::{Inventory, Object, ObjectId};
 
 pub use tree::{diff_objects, same_value};
 
@@ -70,78 +70,67 @@ pub struct Diff {
     pub moved: Vec<(ObjectId, String, String)>,
 }
 
+/// Every (non-deleted) definition of each identity, first definition first.
+fn definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Vec<usize>> {
+    let mut map: std::collections::HashMap<&ObjectId, Vec<usize>> =
+        inv.by_id.iter().map(|(id, &i)| (id, vec![i])).collect();
+    for &(first, later) in &inv.duplicates {
+        if let Some(v) = map.get_mut(&inv.objects[first].id) {
+            v.push(later);
+        }
+    }
+    map
+}
+
 impl Diff {
     /// Compares base and head. `has_base == false` means there is nothing to compare against
     /// (`--no-base`): no changes are reported, rather than every object as added.
     pub fn compute(base: &Inventory, head: &Inventory, has_base: bool) -> Diff {
+        Diff::compute_grouped(base, head, has_base, &|_| String::new())
+    }
+
+    /// Like [`Diff::compute`], for repositories where one identity is defined once per cluster
+    /// (every standalone cluster has its `MachineConfig/99-worker-ssh`): definitions are paired
+    /// by `cluster_of`, so a change in the second cluster's copy is a change, not invisible.
+    pub fn compute_grouped(
+        base: &Inventory,
+        head: &Inventory,
+        has_base: bool,
+        cluster_of: &dyn Fn(&Object) -> String,
+    ) -> Diff {
         let mut diff = Diff::default();
         if !has_base {
             return diff;
         }
+        let (base_defs, head_defs) = (definitions(base), definitions(head));
         let mut ids: Vec<&ObjectId> = base.by_id.keys().chain(head.by_id.keys()).collect();
         ids.sort();
         ids.dedup();
         for id in ids {
-            let b = base.by_id.get(id).copied();
-            let h = head.by_id.get(id).copied();
-            match (b, h) {
-                (Some(bi), Some(hi)) => {
-                    let (bo, ho) = (&base.objects[bi], &head.objects[hi]);
-                    if bo.same_document(ho) && bo.path == ho.path {
-                        continue;
-                    }
-                    let mut fields = tree::diff_objects(bo, ho);
-                    // Changes inside carried objects are reported on those objects.
-                    let carried: Vec<String> = base
-                        .carried_pointers(bo)
-                        .into_iter()
-                        .chain(head.carried_pointers(ho))
-                        .collect();
-                    if !carried.is_empty() {
-                        fields.retain(|f| {
-                            !carried.iter().any(|p| {
-                                f.path == *p
-                                    || f.path
-                                        .strip_prefix(p.as_str())
-                                        .is_some_and(|r| r.starts_with('/') || r.starts_with('['))
-                            })
-                        });
-                    }
-                    if fields.is_empty() {
-                        if bo.path != ho.path {
-                            diff.moved
-                                .push((id.clone(), bo.path.clone(), ho.path.clone()));
-                        }
-                        continue;
-                    }
-                    diff.changes.push(ObjectChange {
-                        id: id.clone(),
-                        kind: ChangeKind::Changed,
-                        base: Some(bi),
-                        head: Some(hi),
-                        fields,
-                    });
-                }
-                (None, Some(hi)) => diff.changes.push(ObjectChange {
-                    id: id.clone(),
-                    kind: ChangeKind::Added,
-                    base: None,
-                    head: Some(hi),
-                    fields: Vec::new(),
-                }),
-                (Some(bi), None) => diff.changes.push(ObjectChange {
-                    id: id.clone(),
-                    kind: ChangeKind::Removed,
-                    base: Some(bi),
-                    // When a wrapper now demands the deletion (`mustnothave`), that definition.
-                    head: head
-                        .deletions
-                        .iter()
-                        .copied()
-                        .find(|&hi| &head.objects[hi].id == id),
-                    fields: Vec::new(),
-                }),
-                (None, None) => {}
+            let b = base_defs.get(id).map(Vec::as_slice).unwrap_or_default();
+            let h = head_defs.get(id).map(Vec::as_slice).unwrap_or_default();
+            if b.len() <= 1 && h.len() <= 1 {
+                diff.pair(base, head, id, b.first().copied(), h.first().copied());
+                continue;
+            }
+            // Several definitions: pair them cluster by cluster (first definition of each).
+            let mut keys: Vec<String> = b
+                .iter()
+                .map(|&i| cluster_of(&base.objects[i]))
+                .chain(h.iter().map(|&i| cluster_of(&head.objects[i])))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                let bi = b
+                    .iter()
+                    .copied()
+                    .find(|&i| cluster_of(&base.objects[i]) == key);
+                let hi = h
+                    .iter()
+                    .copied()
+                    .find(|&i| cluster_of(&head.objects[i]) == key);
+                diff.pair(base, head, id, bi, hi);
             }
         }
         // A wrapper that newly demands a deletion (ACM `mustnothave`) deletes the object from the
@@ -162,6 +151,76 @@ impl Diff {
         }
         diff.changes.sort_by(|a, b| a.id.cmp(&b.id));
         diff
+    }
+
+    /// Compares one base definition with one head definition of `id` (either may be absent).
+    fn pair(
+        &mut self,
+        base: &Inventory,
+        head: &Inventory,
+        id: &ObjectId,
+        b: Option<usize>,
+        h: Option<usize>,
+    ) {
+        match (b, h) {
+            (Some(bi), Some(hi)) => {
+                let (bo, ho) = (&base.objects[bi], &head.objects[hi]);
+                if bo.same_document(ho) && bo.path == ho.path {
+                    return;
+                }
+                let mut fields = tree::diff_objects(bo, ho);
+                // Changes inside carried objects are reported on those objects.
+                let carried: Vec<String> = base
+                    .carried_pointers(bo)
+                    .into_iter()
+                    .chain(head.carried_pointers(ho))
+                    .collect();
+                if !carried.is_empty() {
+                    fields.retain(|f| {
+                        !carried.iter().any(|p| {
+                            f.path == *p
+                                || f.path
+                                    .strip_prefix(p.as_str())
+                                    .is_some_and(|r| r.starts_with('/') || r.starts_with('['))
+                        })
+                    });
+                }
+                if fields.is_empty() {
+                    if bo.path != ho.path {
+                        self.moved
+                            .push((id.clone(), bo.path.clone(), ho.path.clone()));
+                    }
+                    return;
+                }
+                self.changes.push(ObjectChange {
+                    id: id.clone(),
+                    kind: ChangeKind::Changed,
+                    base: Some(bi),
+                    head: Some(hi),
+                    fields,
+                });
+            }
+            (None, Some(hi)) => self.changes.push(ObjectChange {
+                id: id.clone(),
+                kind: ChangeKind::Added,
+                base: None,
+                head: Some(hi),
+                fields: Vec::new(),
+            }),
+            (Some(bi), None) => self.changes.push(ObjectChange {
+                id: id.clone(),
+                kind: ChangeKind::Removed,
+                base: Some(bi),
+                // When a wrapper now demands the deletion (`mustnothave`), that definition.
+                head: head
+                    .deletions
+                    .iter()
+                    .copied()
+                    .find(|&hi| &head.objects[hi].id == id),
+                fields: Vec::new(),
+            }),
+            (None, None) => {}
+        }
     }
 
     /// The change of an identity, if any.

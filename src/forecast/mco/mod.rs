@@ -30,6 +30,16 @@ use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
 use crate::inventory::{Inventory, Object};
 
+/// The cluster an object belongs to (its root folder, overlay or wrapper group), for pairing
+/// per-cluster definitions of one identity in the diff.
+pub fn cluster_key(
+    roots: &std::collections::BTreeSet<String>,
+    globs: &[String],
+    o: &Object,
+) -> String {
+    cluster::key_of(roots, globs, o)
+}
+
 /// The standalone cluster roots of a run, computed once for [`in_different_clusters`].
 pub fn cluster_roots(base: &Inventory, head: &Inventory) -> std::collections::BTreeSet<String> {
     cluster::roots(base, head, &[])

@@ -27,6 +27,28 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// Whether `s` starts like an RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS`), the shape the
+/// `*Until` CRD rules admit before any time zone or fraction.
+pub fn starts_like_rfc3339(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        r.into_iter()
+            .all(|i| b.get(i).is_some_and(u8::is_ascii_digit))
+    };
+    b.len() >= 19
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19)
+}
+
 /// A DNS-1123 subdomain (what most object names must be).
 pub fn is_dns_subdomain(name: &str) -> bool {
     !name.is_empty()
@@ -62,6 +84,15 @@ mod tests {
             Some("MachineConfigPool")
         );
         assert_eq!(closest("Widget", ["NodePool"]), None);
+    }
+
+    #[test]
+    fn rfc3339_shape() {
+        assert!(starts_like_rfc3339("2026-11-21T02:00:00Z"));
+        assert!(starts_like_rfc3339("2026-11-21T02:00:00.5+01:00"));
+        assert!(!starts_like_rfc3339("2026-11-21 02:00:00"));
+        assert!(!starts_like_rfc3339("2026-11-21"));
+        assert!(!starts_like_rfc3339("true"));
     }
 
     #[test]

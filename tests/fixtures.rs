@@ -4,22 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{diag_lines, nodecast, project_root};
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let rel = entry.path().strip_prefix(from).expect("below");
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
-}
+use common::{copy_tree, diag_lines, nodecast, project_root};
 
 /// Runs one fixture and compares its findings with `expected.txt` (exactly, in report order).
 ///

@@ -9,28 +9,11 @@
 
 mod common;
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use common::{nodecast, project_root};
+use common::{copy_tree, nodecast, project_root};
 
 const NOW: &str = "2026-11-21T12:00:00Z";
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let rel = entry.path().strip_prefix(from).expect("below");
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
-}
 
 /// Runs a case through the binary (outside this Git repository) and returns the JSON report.
 ///

@@ -11,23 +11,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{nodecast, project_root};
+use common::{copy_tree, nodecast, project_root};
 use serde_json::Value;
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let rel = entry.path().strip_prefix(from).expect("below");
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
-}
 
 fn run_case(case: &Path, extra: &[&str]) -> (i32, Value, String) {
     let tmp = tempfile::tempdir().expect("tempdir");

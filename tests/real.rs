@@ -6,25 +6,8 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{diag_lines, nodecast, nodecast_env, project_root, require_kubectl, Repo};
+use common::{copy_tree, diag_lines, nodecast, nodecast_env, project_root, require_kubectl, Repo};
 use serde_json::Value;
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let rel = entry.path().strip_prefix(from).expect("below");
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
-}
 
 /// A repository whose HEAD^ is the case's `before` tree and HEAD its `after` tree.
 fn repo(case: &str) -> Repo {

@@ -283,21 +283,7 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
         "false" | "False" => return Some(Until::Flag(false)),
         _ => {}
     }
-    let shape = s.len() <= 35 && s.len() >= 19 && {
-        let b = s.as_bytes();
-        let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
-        digits(0..4)
-            && b[4] == b'-'
-            && digits(5..7)
-            && b[7] == b'-'
-            && digits(8..10)
-            && b[10] == b'T'
-            && digits(11..13)
-            && b[13] == b':'
-            && digits(14..16)
-            && b[16] == b':'
-            && digits(17..19)
-    };
+    let shape = s.len() <= 35 && crate::text::starts_like_rfc3339(s);
     match (shape, s.parse::<jiff::Timestamp>()) {
         (true, Ok(t)) => Some(Until::At(t.as_second())),
         (true, Err(_)) => {

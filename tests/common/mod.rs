@@ -225,3 +225,19 @@ pub fn require_kubectl(test: &str) -> bool {
     eprintln!("skipping {test}: kubectl is not on PATH (it renders the Kustomize overlays this test needs)");
     false
 }
+
+/// Copies a fixture tree (e.g. out of this repository, so its paths are relative to the copy).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let rel = entry.path().strip_prefix(from).expect("below");
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}

@@ -38,23 +38,7 @@ fn admitted(s: &str) -> bool {
     if ["true", "false", "True", "False"].contains(&s) {
         return true;
     }
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        r.into_iter()
-            .all(|i| b.get(i).is_some_and(u8::is_ascii_digit))
-    };
-    b.len() >= 19
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && b[10] == b'T'
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && b[16] == b':'
-        && digits(17..19)
+    crate::text::starts_like_rfc3339(s)
 }
 
 /// Reads a `pausedUntil` value at time `now`.

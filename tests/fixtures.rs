@@ -69,13 +69,7 @@ fn check_fixture(fixture: &Path) -> Result<(), String> {
 #[test]
 fn every_rule_fixture_reports_exactly_what_it_expects() {
     let root = project_root().join("testdata/rules");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .expect("testdata/rules")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let dirs = common::case_dirs(&root);
     assert!(dirs.len() >= 16, "a fixture per rule");
     let failures: Vec<String> = dirs
         .iter()

@@ -78,13 +78,7 @@ fn lines(r: &Value) -> Vec<String> {
 #[test]
 fn every_mco_scenario_forecasts_exactly_what_it_expects() {
     let root = project_root().join("testdata/mco");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .expect("testdata/mco")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let dirs = common::case_dirs(&root);
     assert!(dirs.len() >= 40, "the oracle scenarios are there");
     let bless = std::env::var_os("NODECAST_BLESS").is_some();
     let mut failures = Vec::new();

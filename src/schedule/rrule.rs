@@ -614,23 +614,26 @@ pub fn max_days(month: i8) -> i64 {
     }
 }
 
+/// English month names, January first (also the structured recurrence's `month` values).
+pub const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 /// English month name.
 pub fn month_name(m: i8) -> &'static str {
-    const N: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    N.get(usize::try_from(m - 1).unwrap_or(0))
+    MONTH_NAMES
+        .get(usize::try_from(m - 1).unwrap_or(0))
         .copied()
         .unwrap_or("?")
 }

@@ -29,20 +29,6 @@ const WEEKS: [(&str, i16); 6] = [
     ("Fifth", 5),
     ("Last", -1),
 ];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 const MEMBERS: [&str; 4] = ["daily", "weekly", "monthly", "yearly"];
 
 /// Parses a structured recurrence; `None` when invalid (the findings say why).
@@ -198,8 +184,9 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                     );
                     return None;
                 };
-                rec.by_month
-                    .push(enum_value(src, month, &MONTHS, "month", out)? as i8 + 1);
+                rec.by_month.push(
+                    enum_value(src, month, &super::rrule::MONTH_NAMES, "month", out)? as i8 + 1,
+                );
             }
             let months: Vec<i8> = if rec.by_month.is_empty() {
                 (1..=12).collect()

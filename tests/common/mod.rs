@@ -241,3 +241,15 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The case folders under `root`, sorted (fixture and scenario harnesses walk them all).
+pub fn case_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}

@@ -19,6 +19,21 @@ pub struct Src {
     pub pointer: String,
 }
 
+/// A MachineConfig source for unit tests of the model's pure functions.
+#[cfg(test)]
+pub(crate) fn test_src() -> Src {
+    Src {
+        object: crate::inventory::ObjectId {
+            group: "machineconfiguration.openshift.io".into(),
+            kind: "MachineConfig".into(),
+            namespace: None,
+            name: "test".into(),
+            scope: String::new(),
+        },
+        pointer: String::new(),
+    }
+}
+
 /// A value with the fields it came from.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Item<T> {
@@ -232,12 +247,7 @@ fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
             if o.get("overwrite").is_none_or(Value::is_null) {
                 o.insert("overwrite".into(), Value::Bool(true));
             }
-            if o.get("append")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.is_empty())
-            {
-                o.remove("append");
-            }
+            drop_empty_list(o, "append");
         },
     );
     c.directories = keyed(
@@ -282,12 +292,7 @@ fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
             if let Some(e) = o.remove("enable") {
                 o.entry("enabled").or_insert(e);
             }
-            if o.get("dropins")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.is_empty())
-            {
-                o.remove("dropins");
-            }
+            drop_empty_list(o, "dropins");
         },
     );
     c.users = keyed(
@@ -296,12 +301,7 @@ fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
         "name",
         src,
         &|o| {
-            if o.get("sshAuthorizedKeys")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.is_empty())
-            {
-                o.remove("sshAuthorizedKeys");
-            }
+            drop_empty_list(o, "sshAuthorizedKeys");
         },
     );
     c.groups = keyed(
@@ -406,4 +406,14 @@ pub fn fields_json(root: &Node, pointers: &[&str]) -> Value {
         }
     }
     serde_json::to_value(m).unwrap_or(Value::Null)
+}
+
+/// Ignition treats an empty list like an absent one: drop it so the two compare equal.
+fn drop_empty_list(o: &mut serde_json::Map<String, Value>, key: &str) {
+    if o.get(key)
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.is_empty())
+    {
+        o.remove(key);
+    }
 }

@@ -379,7 +379,6 @@ mod tests {
     use crate::forecast::mco::config::{Item, Mc, McConfig, Src};
     use crate::forecast::mco::policy::defaults;
     use crate::forecast::mco::render::render;
-    use crate::inventory::ObjectId;
     use serde_json::json;
 
     const REGISTRIES: &str = "/etc/containers/registries.conf";
@@ -388,16 +387,7 @@ mod tests {
     const GPG: &str = "/etc/machine-config-daemon/no-reboot/containers-gpg.pub";
 
     fn src() -> Src {
-        Src {
-            object: ObjectId {
-                group: "machineconfiguration.openshift.io".into(),
-                kind: "MachineConfig".into(),
-                namespace: None,
-                name: "test".into(),
-                scope: String::new(),
-            },
-            pointer: String::new(),
-        }
+        crate::forecast::mco::config::test_src()
     }
 
     #[derive(Default, Clone)]

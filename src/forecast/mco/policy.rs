@@ -289,24 +289,25 @@ pub struct Decided {
 /// What the daemon does for the changed files, units and passwd (steps 3–8 of
 /// `calculatePostConfigChangeNodeDisruptionAction`), per item so each can be explained.
 pub fn decide_file(p: &Policies, path: &str) -> Decided {
-    match match_file(&p.files, path) {
-        Some(e) if too_new(p, e) => older_release(e),
-        Some(e) => Decided {
-            actions: e.actions.clone(),
-            why: e.describe(),
-            policy: user_src(e),
-        },
-        None => Decided {
-            actions: vec![PolicyAction::Reboot],
-            why: "Reboot (no node disruption policy matches this path)".into(),
-            policy: None,
-        },
-    }
+    decide(
+        p,
+        match_file(&p.files, path),
+        "Reboot (no node disruption policy matches this path)",
+    )
 }
 
 /// Decision for a changed unit.
 pub fn decide_unit(p: &Policies, name: &str) -> Decided {
-    match match_unit(&p.units, name) {
+    decide(
+        p,
+        match_unit(&p.units, name),
+        "Reboot (no node disruption policy for this unit)",
+    )
+}
+
+/// The matched policy entry's actions, or a reboot (with `unmatched` as the reason).
+fn decide(p: &Policies, entry: Option<&Entry>, unmatched: &str) -> Decided {
+    match entry {
         Some(e) if too_new(p, e) => older_release(e),
         Some(e) => Decided {
             actions: e.actions.clone(),
@@ -315,7 +316,7 @@ pub fn decide_unit(p: &Policies, name: &str) -> Decided {
         },
         None => Decided {
             actions: vec![PolicyAction::Reboot],
-            why: "Reboot (no node disruption policy for this unit)".into(),
+            why: unmatched.into(),
             policy: None,
         },
     }

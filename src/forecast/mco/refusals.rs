@@ -237,20 +237,10 @@ mod tests {
     use super::*;
     use crate::forecast::mco::config::{Invalid, Mc, McConfig};
     use crate::forecast::mco::render::render;
-    use crate::inventory::ObjectId;
     use serde_json::json;
 
     fn src() -> Src {
-        Src {
-            object: ObjectId {
-                group: "machineconfiguration.openshift.io".into(),
-                kind: "MachineConfig".into(),
-                namespace: None,
-                name: "test".into(),
-                scope: String::new(),
-            },
-            pointer: String::new(),
-        }
+        crate::forecast::mco::config::test_src()
     }
 
     fn item(v: Value) -> Item<Value> {

@@ -100,11 +100,15 @@ impl Options {
 /// Loads, parses, indexes, diffs, forecasts and lints.
 pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let now = options.now;
+    let mut clock = Stopwatch::from_env();
     let mut loaded = source::load(&options.compare)?;
     crate::policy::select_files(&options.policy, &mut loaded);
+    clock.lap("source");
     let files = parse::parse_sides(&loaded.base, &loaded.head);
+    clock.lap("parse");
     let trees = crate::render::tree::trees(&loaded, &options.compare);
     let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
+    clock.lap("render");
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
     loaded.head.files = Vec::new();
@@ -112,11 +116,13 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),
     );
+    clock.lap("inventory");
     // One identity may be defined once per standalone cluster: pair definitions by cluster.
     let roots = forecast::mco::cluster_roots(&base, &head);
     let diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
         forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
     });
+    clock.lap("diff");
     let input = forecast::Input {
         base: &base,
         head: &head,
@@ -129,7 +135,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut diagnostics = modelled.diagnostics;
     diagnostics.extend(rendered.diagnostics);
     crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
+    clock.lap("forecast");
     let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
+    clock.lap("validate");
     diagnostics.extend(validation.diagnostics);
     supersede_duplicate_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
@@ -140,6 +148,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diff: &diff,
         forecast: &forecast,
     }));
+    clock.lap("rules");
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let trailer_acks = if options.policy.require_ack {
         crate::policy::ack::trailers(
@@ -164,6 +173,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diagnostics,
     );
     let diagnostics = applied.diagnostics;
+    clock.lap("policy");
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -200,4 +210,29 @@ fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
             d.code == *weaker && present.contains(&(*stronger, d.location.path.clone(), line(d)))
         })
     });
+}
+
+/// Stage times on stderr when `NODECAST_TIMINGS` is set: where a slow run spends its time, without
+/// a profiler (the benchmark script and performance reports use it).
+struct Stopwatch {
+    last: Option<std::time::Instant>,
+}
+
+impl Stopwatch {
+    fn from_env() -> Self {
+        Stopwatch {
+            last: std::env::var_os("NODECAST_TIMINGS").map(|_| std::time::Instant::now()),
+        }
+    }
+
+    fn lap(&mut self, stage: &str) {
+        if let Some(last) = self.last {
+            let now = std::time::Instant::now();
+            eprintln!(
+                "nodecast timing: {stage:<10} {:>8.1} ms",
+                (now - last).as_secs_f64() * 1e3
+            );
+            self.last = Some(now);
+        }
+    }
 }

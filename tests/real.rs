@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::{copy_tree, diag_lines, nodecast, nodecast_env, project_root, require_kubectl, Repo};
+use common::{
+    copy_tree, diag_lines, git_in, nodecast, nodecast_env, project_root, require_kubectl, Repo,
+};
 use serde_json::Value;
 
 /// A repository whose HEAD^ is the case's `before` tree and HEAD its `after` tree.
@@ -1145,5 +1147,130 @@ spec:
             "reboot",
             true
         )]
+    );
+}
+
+/// The report without the order of each change's fields (an emulated root lists them in source
+/// order, Kustomize's output in its own key order).
+fn comparable(mut r: Value) -> Value {
+    if let Some(changes) = r["changes"].as_array_mut() {
+        for c in changes {
+            if let Some(fields) = c["fields"].as_array_mut() {
+                fields.sort_by_key(|f| f["path"].as_str().unwrap_or_default().to_string());
+            }
+        }
+    }
+    r
+}
+
+/// Roots that only list files (the render is the input) are taken from the parsed files, not
+/// run through Kustomize; the report must be exactly what running Kustomize on every root gives.
+#[test]
+fn roots_that_only_list_files_report_exactly_what_kustomize_renders() {
+    if !require_kubectl("roots_that_only_list_files_report_exactly_what_kustomize_renders") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let fleet = tmp.path().join("fleet");
+    repogen::generate(repogen::Size::Small, 1, &fleet).expect("generate");
+    let mut repos: Vec<(String, std::path::PathBuf, Option<Repo>)> =
+        vec![("generated small fleet".into(), fleet, None)];
+    for case in common::case_dirs(&project_root().join("testdata/real")) {
+        let name = case
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let r = repo(&name);
+        repos.push((name, r.path().to_path_buf(), Some(r)));
+    }
+    assert!(repos.len() > 5, "the real cases are found");
+    for (name, path, _keep) in &repos {
+        let args = [
+            "check",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--format",
+            "json",
+            "--now",
+            "2026-11-18T10:00:00Z",
+        ];
+        let emulated = nodecast(path, &args);
+        let mut all = args.to_vec();
+        all.push("--render-every-root");
+        let rendered = nodecast(path, &all);
+        assert_eq!(emulated.code, rendered.code, "{name}: exit codes");
+        assert_eq!(
+            comparable(emulated.json()),
+            comparable(rendered.json()),
+            "{name}: emulated and rendered reports differ"
+        );
+    }
+}
+
+/// In a fleet whose roots only list files, no Kustomize process runs at all; a root with a
+/// transformation still goes through Kustomize.
+#[test]
+fn only_roots_with_transformations_run_kustomize() {
+    if !require_kubectl("only_roots_with_transformations_run_kustomize") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let fleet = tmp.path().join("fleet");
+    repogen::generate(repogen::Size::Small, 1, &fleet).expect("generate");
+    let bin = tempfile::tempdir().expect("tempdir");
+    let log = bin.path().join("calls.log");
+    let wrapper = bin.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let wrapper_arg = wrapper.to_string_lossy().into_owned();
+    let args = [
+        "check",
+        "--base",
+        "HEAD^",
+        "--head",
+        "HEAD",
+        "--format",
+        "json",
+        "--kustomize",
+        &wrapper_arg,
+    ];
+    let run = nodecast(&fleet, &args);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        !log.exists(),
+        "no render ran: {:?}",
+        std::fs::read_to_string(&log)
+    );
+
+    // One root gains a label transformation: that root (unchanged on the base side, changed on
+    // the head side) renders twice; the others still do not run.
+    let kust = std::fs::read_dir(fleet.join("clusters/standalone"))
+        .expect("standalone")
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("kustomization.yaml"))
+        .find(|p| p.exists())
+        .expect("a standalone root");
+    let text = std::fs::read_to_string(&kust).expect("read");
+    std::fs::write(&kust, format!("{text}commonAnnotations:\n  team: fleet\n")).expect("write");
+    git_in(&fleet, &["commit", "-qam", "annotate one root"]);
+    let run = nodecast(&fleet, &args);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    let calls = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(
+        calls.lines().count(),
+        1,
+        "only the annotated root renders: {calls}"
     );
 }

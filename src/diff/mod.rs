@@ -68,6 +68,8 @@ pub struct Diff {
     pub changes: Vec<ObjectChange>,
     /// Objects whose definition moved to another file unchanged: (identity, from, to).
     pub moved: Vec<(ObjectId, String, String)>,
+    /// Identity → index of its first change, built on first use (models ask once per object).
+    index: std::sync::OnceLock<std::collections::HashMap<ObjectId, usize>>,
 }
 
 /// Every (non-deleted) definition of each identity, first definition first.
@@ -225,6 +227,13 @@ impl Diff {
 
     /// The change of an identity, if any.
     pub fn change_of(&self, id: &ObjectId) -> Option<&ObjectChange> {
-        self.changes.iter().find(|c| &c.id == id)
+        let index = self.index.get_or_init(|| {
+            let mut map = std::collections::HashMap::new();
+            for (i, c) in self.changes.iter().enumerate() {
+                map.entry(c.id.clone()).or_insert(i);
+            }
+            map
+        });
+        index.get(id).map(|&i| &self.changes[i])
     }
 }

@@ -210,8 +210,9 @@ pub fn unforecast(
                 .iter()
                 .any(|i| i.causes.iter().any(|c| c.object == name))
     };
-    let referenced_by_nodepool =
-        |id: &crate::inventory::ObjectId| head.references.iter().any(|r| &r.target == id);
+    let targets: std::collections::HashSet<&crate::inventory::ObjectId> =
+        head.references.iter().map(|r| &r.target).collect();
+    let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
     // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown (REAL).
     let carries_unknown =
         |c: &crate::diff::ObjectChange| crate::inventory::wrapped::carries_unknown(c, head);

@@ -140,6 +140,23 @@ pub struct Inventory {
     pub references: Vec<Reference>,
     /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
     pub deletions: Vec<usize>,
+    /// (group, kind, namespace, name) → first definition in any scope, deleted ones included:
+    /// well-known singletons (`coreos-bootimages`) are looked up per NodePool.
+    by_name: HashMap<(String, String, Option<String>, String), usize>,
+    /// (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
+    /// [`Inventory::resolve_index`]'s "the only one of that name" without a scan per reference.
+    scopes_of_name: HashMap<(String, String, Option<String>, String), Vec<usize>>,
+    /// Wrapper identity → objects it carries, for [`Inventory::carried_pointers`].
+    carried: HashMap<ObjectId, Vec<usize>>,
+}
+
+fn name_key(id: &ObjectId) -> (String, String, Option<String>, String) {
+    (
+        id.group.clone(),
+        id.kind.clone(),
+        id.namespace.clone(),
+        id.name.clone(),
+    )
 }
 
 impl Inventory {
@@ -162,12 +179,28 @@ impl Inventory {
                 inv.add(&file.path, &file.parsed, doc_index, origin, &Arc::default());
             }
         }
+        let by_path: HashMap<&str, &FileEntry> =
+            files.iter().map(|f| (f.path.as_str(), f)).collect();
+        for (overlay, listed) in &rendered.identity {
+            for file in listed.iter().filter_map(|p| by_path.get(p.as_str())) {
+                for doc_index in 0..file.parsed.docs.len() {
+                    let origin = Origin {
+                        overlay: Some(overlay.clone()),
+                        wrapper: None,
+                    };
+                    inv.add(&file.path, &file.parsed, doc_index, origin, &Arc::default());
+                }
+            }
+        }
         for r in &rendered.objects {
             let origin = Origin {
                 overlay: Some(r.overlay.clone()),
                 wrapper: None,
             };
             inv.add(&r.path, &r.file, 0, origin, &r.elsewhere);
+        }
+        for (id, &i) in &inv.by_id {
+            inv.scopes_of_name.entry(name_key(id)).or_default().push(i);
         }
         inv.references = references::resolve(&inv);
         inv
@@ -191,6 +224,10 @@ impl Inventory {
             .unwrap_or_default();
         self.kinds.insert((id.group.clone(), id.kind.clone()));
         let index = self.objects.len();
+        self.by_name.entry(name_key(&id)).or_insert(index);
+        if let Some(w) = &origin.wrapper {
+            self.carried.entry(w.id.clone()).or_default().push(index);
+        }
         let deleted = origin
             .wrapper
             .as_ref()
@@ -234,8 +271,12 @@ impl Inventory {
             Some(w) => (&w.id, w.pointer.as_str()),
             None => (&obj.id, ""),
         };
-        self.objects
+        self.carried
+            .get(outer)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
             .iter()
+            .map(|&i| &self.objects[i])
             .filter(|o| o.origin.overlay == obj.origin.overlay)
             .filter_map(|o| o.origin.wrapper.as_ref())
             .filter(|w| &w.id == outer && w.pointer.len() > prefix.len())
@@ -257,14 +298,8 @@ impl Inventory {
         if let Some(&i) = self.by_id.get(&plain) {
             return Some(i);
         }
-        let mut same_name = self.by_id.iter().filter(|(k, _)| {
-            k.group == id.group
-                && k.kind == id.kind
-                && k.namespace == id.namespace
-                && k.name == id.name
-        });
-        match (same_name.next(), same_name.next()) {
-            (Some((_, &i)), None) => Some(i),
+        match self.scopes_of_name.get(&name_key(id)).map(Vec::as_slice) {
+            Some([only]) => Some(*only),
             _ => None,
         }
     }
@@ -280,6 +315,23 @@ impl Inventory {
         let start = self.references.partition_point(|r| r.from < index);
         let len = self.references[start..].partition_point(|r| r.from == index);
         &self.references[start..start + len]
+    }
+
+    /// The first definition named so, in any scope (overlay or wrapper), deleted ones included.
+    pub fn first_named(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Object> {
+        let key = (
+            group.to_string(),
+            kind.to_string(),
+            namespace.map(str::to_string),
+            name.to_string(),
+        );
+        self.by_name.get(&key).map(|&i| &self.objects[i])
     }
 
     /// The (first) definition of an identity.

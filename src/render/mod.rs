@@ -10,6 +10,7 @@
 //! that fail to render, are linted unrendered.
 
 mod candidates;
+mod identity;
 pub mod kustomization;
 mod remap;
 pub mod run;
@@ -40,6 +41,9 @@ pub struct Settings {
     pub program: Option<PathBuf>,
     /// Longest time one render may take.
     pub timeout: Duration,
+    /// Take roots that only list plain files from the parsed files instead of running the
+    /// renderer (off only in tests that compare the two).
+    pub emulate_identity: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +52,7 @@ impl Default for Settings {
             enabled: true,
             program: None,
             timeout: Duration::from_secs(60),
+            emulate_identity: true,
         }
     }
 }
@@ -73,6 +78,9 @@ pub struct SideRender {
     pub objects: Vec<RenderedObject>,
     /// Files whose objects the renders replace (they are not inventoried again).
     pub consumed: BTreeSet<String>,
+    /// Roots whose render is their input (see `identity`): each overlay folder with the files it
+    /// lists; their documents are inventoried as that overlay's objects, unchanged.
+    pub identity: Vec<(String, Vec<String>)>,
 }
 
 /// What rendering produced for both sides.
@@ -114,10 +122,14 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     if !settings.enabled {
         return out;
     }
-    let base_roots = roots(&files.base);
-    let head_roots = roots(&files.head);
+    let mut base_roots = roots(&files.base);
+    let mut head_roots = roots(&files.head);
+    if settings.emulate_identity {
+        identity_roots(&files.base, &mut base_roots, &mut out.base);
+        identity_roots(&files.head, &mut head_roots, &mut out.head);
+    }
     if base_roots.is_empty() && head_roots.is_empty() {
-        return out;
+        return with_identity_roots(out, &BTreeSet::new());
     }
     let renderer = match &settings.program {
         Some(p) => Renderer::configured(p),
@@ -143,7 +155,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 .help("install kubectl (its `kubectl kustomize` is used) or kustomize, or pass --no-render to silence this"),
             );
         }
-        return out;
+        return with_identity_roots(out, &BTreeSet::new());
     };
     let (base_plans, head_plans): (Vec<Plan>, Vec<Plan>) = rayon::join(
         || {
@@ -228,6 +240,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     }
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
     // stay comparable.
+    let mut out = with_identity_roots(out, &failed_roots);
     for (plans, side_files, target) in [
         (&base_plans, &files.base, &mut out.base),
         (&head_plans, &files.head, &mut out.head),
@@ -241,6 +254,36 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         }
     }
     out
+}
+
+/// Turns the recorded identity roots (kustomization file, listed files) into overlays whose
+/// files the inventory takes as rendered — except roots that fail on the other side.
+fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Rendered {
+    for side in [&mut out.base, &mut out.head] {
+        let recorded = std::mem::take(&mut side.identity);
+        for (root_file, listed) in recorded {
+            let root = dir_of(&root_file).to_string();
+            if failed_roots.contains(&root) {
+                continue;
+            }
+            side.consumed.insert(root_file);
+            side.consumed.extend(listed.iter().cloned());
+            side.identity.push((root, listed));
+        }
+    }
+    out
+}
+
+/// Takes the roots whose render is their input out of `roots` and records them in `out`.
+fn identity_roots(files: &[FileEntry], roots: &mut Vec<String>, out: &mut SideRender) {
+    let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    roots.retain(|root_file| match identity::resources(root_file, &by_path) {
+        Some(listed) => {
+            out.identity.push((root_file.clone(), listed));
+            false
+        }
+        None => true,
+    });
 }
 
 /// Files kustomizations read as patches, replacements or plugin configurations.

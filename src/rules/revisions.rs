@@ -15,11 +15,20 @@ pub fn pairs<'a>(
     group: &str,
     kind: &str,
 ) -> Vec<(Option<&'a Object>, &'a Object)> {
+    let mut by_id: std::collections::HashMap<&crate::inventory::ObjectId, Vec<&Object>> =
+        std::collections::HashMap::new();
+    for b in base
+        .objects
+        .iter()
+        .filter(|o| o.id.group == group && o.id.kind == kind)
+    {
+        by_id.entry(&b.id).or_default().push(b);
+    }
     head.objects
         .iter()
         .filter(|o| o.id.group == group && o.id.kind == kind)
         .map(|h| {
-            let same: Vec<&Object> = base.objects.iter().filter(|b| b.id == h.id).collect();
+            let same: &[&Object] = by_id.get(&h.id).map(Vec::as_slice).unwrap_or_default();
             let b = same
                 .iter()
                 .copied()

@@ -19,17 +19,19 @@ pub fn findings(
     rolling: &BTreeSet<String>,
 ) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let referenced = |id: &ObjectId| {
-        [input.base, input.head].iter().any(|inv| {
-            inv.references.iter().any(|r| {
-                &r.target == id
-                    && matches!(
-                        r.kind,
-                        ReferenceKind::NodePoolConfig | ReferenceKind::NodePoolTuning
-                    )
-            })
+    // Built once: a fleet has thousands of references and hundreds of changed ConfigMaps.
+    let targets: std::collections::HashSet<&ObjectId> = [input.base, input.head]
+        .iter()
+        .flat_map(|inv| inv.references.iter())
+        .filter(|r| {
+            matches!(
+                r.kind,
+                ReferenceKind::NodePoolConfig | ReferenceKind::NodePoolTuning
+            )
         })
-    };
+        .map(|r| &r.target)
+        .collect();
+    let referenced = |id: &ObjectId| targets.contains(id);
     for change in input
         .diff
         .changes

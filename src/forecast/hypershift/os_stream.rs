@@ -80,11 +80,12 @@ struct Dropin {
 fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
     let np_index = h.inv.by_id.get(&h.np.id).copied();
     let mut out = Vec::new();
-    for r in h
-        .inv
-        .references
+    let from_np = np_index
+        .map(|i| h.inv.references_from(i))
+        .unwrap_or_default();
+    for r in from_np
         .iter()
-        .filter(|r| Some(r.from) == np_index && r.kind == ReferenceKind::NodePoolConfig)
+        .filter(|r| r.kind == ReferenceKind::NodePoolConfig)
     {
         let Some(cm) = r.resolved.map(|i| &h.inv.objects[i]) else {
             continue;
@@ -313,14 +314,12 @@ fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
         return Some((m.clone(), "--stream-metadata".into()));
     }
     h.inv
-        .objects
-        .iter()
-        .find(|o| {
-            o.id.group.is_empty()
-                && o.id.kind == "ConfigMap"
-                && o.id.name == "coreos-bootimages"
-                && o.id.namespace.as_deref() == Some("openshift-machine-config-operator")
-        })
+        .first_named(
+            "",
+            "ConfigMap",
+            Some("openshift-machine-config-operator"),
+            "coreos-bootimages",
+        )
         .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
 }
 

@@ -129,15 +129,22 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diff: &diff,
         options,
     };
-    let modelled = forecast::forecast(&input);
-    let unforecast = forecast::unforecast(&head, &diff, &modelled);
-    let mut forecast = modelled.impacts;
-    let mut diagnostics = modelled.diagnostics;
+    // The models and schema validation read the same inventories and nothing of each other:
+    // they run side by side (validation spreads over the cores the models leave idle).
+    let ((forecast, unforecast, mut diagnostics), validation) = rayon::join(
+        || {
+            let modelled = forecast::forecast(&input);
+            let unforecast = forecast::unforecast(&head, &diff, &modelled);
+            let mut forecast = modelled.impacts;
+            let mut diagnostics = modelled.diagnostics;
+            crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
+            (forecast, unforecast, diagnostics)
+        },
+        || crate::validate::run(&base, &head, &files.head, &options.validation),
+    );
+    let validation = validation?;
+    clock.lap("forecast+validate");
     diagnostics.extend(rendered.diagnostics);
-    crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
-    clock.lap("forecast");
-    let validation = crate::validate::run(&base, &head, &files.head, &options.validation)?;
-    clock.lap("validate");
     diagnostics.extend(validation.diagnostics);
     supersede_duplicate_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {

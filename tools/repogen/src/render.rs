@@ -130,13 +130,43 @@ fn platform_block(h: &Hosted, indent: &str) -> String {
     let i = indent;
     match h.platform {
         Platform::Aws => format!(
-            "{i}type: AWS\n{i}aws:\n{i}  region: {r}\n{i}  endpointAccess: Public\n{i}  cloudProviderConfig:\n{i}    vpc: vpc-{n}\n{i}    zone: {r}a\n{i}    subnet:\n{i}      id: subnet-{n}\n",
+            "{i}type: AWS\n{i}aws:\n{i}  region: {r}\n{i}  endpointAccess: Public\n{i}  cloudProviderConfig:\n{i}    vpc: vpc-{n}\n{i}    zone: {r}a\n{i}    subnet:\n{i}      id: subnet-{n}\n{i}  rolesRef:\n{roles}",
             r = h.region,
-            n = h.name
+            n = h.name,
+            roles = [
+                ("controlPlaneOperatorARN", "control-plane-operator"),
+                ("imageRegistryARN", "image-registry"),
+                ("ingressARN", "ingress"),
+                ("kubeCloudControllerARN", "cloud-controller"),
+                ("networkARN", "cloud-network-config-controller"),
+                ("nodePoolManagementARN", "node-pool"),
+                ("storageARN", "aws-ebs-csi-driver-controller"),
+            ]
+            .iter()
+            .map(|(field, role)| format!(
+                "{i}    {field}: arn:aws:iam::000000000000:role/{n}-{role}\n",
+                n = h.name
+            ))
+            .collect::<String>()
         ),
         Platform::Azure => format!(
-            "{i}type: Azure\n{i}azure:\n{i}  location: eastus\n{i}  resourceGroup: {n}-rg\n{i}  vnetID: /subscriptions/0000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}\n{i}  subnetID: /subscriptions/0000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}/subnets/default\n{i}  securityGroupID: /subscriptions/0000/resourceGroups/{n}-rg/providers/Microsoft.Network/networkSecurityGroups/{n}-nsg\n",
-            n = h.name
+            "{i}type: Azure\n{i}azure:\n{i}  location: eastus\n{i}  resourceGroup: {n}-rg\n{i}  vnetID: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}\n{i}  subnetID: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}/subnets/default\n{i}  securityGroupID: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/{n}-rg/providers/Microsoft.Network/networkSecurityGroups/{n}-nsg\n{i}  subscriptionID: 00000000-0000-0000-0000-000000000000\n{i}  tenantID: 00000000-0000-0000-0000-000000000001\n{i}  azureAuthenticationConfig:\n{i}    azureAuthenticationConfigType: WorkloadIdentities\n{i}    workloadIdentities:\n{ids}",
+            n = h.name,
+            ids = [
+                "cloudProvider",
+                "disk",
+                "file",
+                "imageRegistry",
+                "ingress",
+                "network",
+                "nodePoolManagement",
+            ]
+            .iter()
+            .enumerate()
+            .map(|(k, field)| format!(
+                "{i}      {field}:\n{i}        clientID: 00000000-0000-0000-0001-{k:012}\n"
+            ))
+            .collect::<String>()
         ),
         Platform::KubeVirt => format!("{i}type: KubeVirt\n{i}kubevirt:\n{i}  baseDomainPassthrough: true\n"),
         Platform::Agent => format!("{i}type: Agent\n{i}agent:\n{i}  agentNamespace: {}-agents\n", h.name),
@@ -208,7 +238,7 @@ fn node_pool(h: &Hosted, p: &HostedPool) -> String {
             let _ = write!(s, "    type: AWS\n    aws:\n      instanceType: m6i.2xlarge\n      instanceProfile: {n}-worker\n      rootVolume:\n        size: 120\n        type: gp3\n      subnet:\n        id: subnet-{n}\n", n = h.name);
         }
         Platform::Azure => {
-            let _ = write!(s, "    type: Azure\n    azure:\n      vmSize: Standard_D4s_v3\n      image:\n        type: MarketplaceImage\n        azureMarketplace:\n          publisher: azureopenshift\n          offer: aro4\n          sku: aro_418\n          version: 418.94.20250122\n      osDisk:\n        sizeGiB: 128\n        diskStorageAccountType: Premium_LRS\n      subnetID: /subscriptions/0000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}/subnets/default\n", n = h.name);
+            let _ = write!(s, "    type: Azure\n    azure:\n      vmSize: Standard_D4s_v3\n      image:\n        type: AzureMarketplace\n        azureMarketplace:\n          publisher: azureopenshift\n          offer: aro4\n          sku: aro_418\n          version: 418.94.20250122\n      osDisk:\n        sizeGiB: 128\n        diskStorageAccountType: Premium_LRS\n      subnetID: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/{n}-rg/providers/Microsoft.Network/virtualNetworks/{n}/subnets/default\n", n = h.name);
         }
         Platform::KubeVirt => {
             s.push_str("    type: KubeVirt\n    kubevirt:\n      compute:\n        cores: 4\n        memory: 16Gi\n      rootVolume:\n        type: Persistent\n        persistent:\n          size: 64Gi\n");

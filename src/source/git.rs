@@ -36,15 +36,50 @@ pub fn read_tree(
             _ => TreeWalkResult::Ok,
         }
     })?;
-    let odb = repo.odb()?;
-    let mut files: Vec<SourceFile> = found
-        .into_iter()
-        .map(|(path, id)| SourceFile {
-            content: read_blob(&odb, id, max),
-            path,
+    let mut files = read_blobs(repo, found, max)?;
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// Reads blobs in parallel: each worker opens its own handle on the object database (a
+/// `Repository` is not shared between threads), so inflating tens of thousands of objects uses
+/// every core.
+fn read_blobs(
+    repo: &Repository,
+    found: Vec<(String, Oid)>,
+    max: u64,
+) -> Result<Vec<SourceFile>, git2::Error> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 512;
+    if found.len() <= CHUNK {
+        let odb = repo.odb()?;
+        return Ok(found
+            .into_iter()
+            .map(|(path, id)| SourceFile {
+                content: read_blob(&odb, id, max),
+                path,
+            })
+            .collect());
+    }
+    let git_dir = repo.path().to_path_buf();
+    let chunks: Vec<Result<Vec<SourceFile>, git2::Error>> = found
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let repo = Repository::open(&git_dir)?;
+            let odb = repo.odb()?;
+            Ok(chunk
+                .iter()
+                .map(|(path, id)| SourceFile {
+                    content: read_blob(&odb, *id, max),
+                    path: path.clone(),
+                })
+                .collect())
         })
         .collect();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut files = Vec::with_capacity(found.len());
+    for chunk in chunks {
+        files.extend(chunk?);
+    }
     Ok(files)
 }
 
@@ -55,19 +90,16 @@ pub fn read_index(
     max: u64,
 ) -> Result<Vec<SourceFile>, git2::Error> {
     let index = repo.index()?;
-    let odb = repo.odb()?;
-    let mut files: Vec<SourceFile> = index
+    let found: Vec<(String, Oid)> = index
         .iter()
         .filter(|e| e.mode & 0o170000 == 0o100000)
         .filter(|e| (e.flags >> 12) & 0x3 == 0)
         .filter_map(|e| {
             let path = String::from_utf8(e.path.clone()).ok()?;
-            (in_scope(&path, scope) && is_manifest_path(&path)).then(|| SourceFile {
-                content: read_blob(&odb, e.id, max),
-                path,
-            })
+            (in_scope(&path, scope) && is_manifest_path(&path)).then_some((path, e.id))
         })
         .collect();
+    let mut files = read_blobs(repo, found, max)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

@@ -18,6 +18,8 @@ pub(crate) mod version;
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
+
 use super::{Forecast, Input};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::inventory::{Object, ObjectId};
@@ -32,44 +34,68 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     let mut ids: BTreeSet<&ObjectId> = BTreeSet::new();
     ids.extend(input.base.of_kind(GROUP, "NodePool").map(|o| &o.id));
     ids.extend(input.head.of_kind(GROUP, "NodePool").map(|o| &o.id));
+    // NodePools are judged independently: in parallel, merged back in identity order.
+    let ids: Vec<&ObjectId> = ids.into_iter().collect();
+    let judged: Vec<Judged> = ids.par_iter().map(|id| judge(input, id)).collect();
     let mut diagnostics = Vec::new();
     let mut cms_rolling: BTreeSet<String> = BTreeSet::new();
-    for id in ids {
-        if input.diff.change_of(id).is_some() {
+    for (id, j) in ids.into_iter().zip(judged) {
+        if j.covered {
             out.covered.insert(id.clone());
         }
-        match (input.base.get(id), input.head.get(id)) {
-            (None, Some(h)) => {
-                let hs = Side::build(input.head, h);
-                diagnostics.extend(checks::nodepool(input, None, &hs).diagnostics);
-            }
-            (Some(b), None) => diagnostics.push(deleted(b)),
-            (Some(b), Some(h)) => {
-                let bs = Side::build(input.base, b);
-                let hs = Side::build(input.head, h);
-                let verdict = checks::nodepool(input, Some(&bs), &hs);
-                diagnostics.extend(verdict.diagnostics);
-                let triggered = compare::causes(input, &bs, &hs);
-                if triggered.is_empty() {
-                    continue;
-                }
-                for t in &triggered {
-                    if t.trigger != Trigger::Never && t.cause.object.starts_with("ConfigMap/") {
-                        cms_rolling.insert(t.cause.object.clone());
-                    }
-                }
-                let (impact, extra) = impact::impact(input, &bs, &hs, triggered, verdict.blocked);
-                diagnostics.extend(extra);
-                out.impacts.push(impact);
-            }
-            (None, None) => {}
-        }
+        diagnostics.extend(j.diagnostics);
+        cms_rolling.extend(j.cms_rolling);
+        out.impacts.extend(j.impact);
     }
     diagnostics.extend(hosted_cluster::findings(input, out));
     diagnostics.extend(config_maps::findings(input, out, &cms_rolling));
     let mut seen = BTreeSet::new();
     diagnostics.retain(|d| seen.insert((d.code, d.location.clone(), d.message.clone())));
     out.diagnostics.extend(diagnostics);
+}
+
+/// What one NodePool contributes to the forecast.
+#[derive(Default)]
+struct Judged {
+    covered: bool,
+    diagnostics: Vec<Diagnostic>,
+    cms_rolling: Vec<String>,
+    impact: Option<super::Impact>,
+}
+
+fn judge(input: &Input<'_>, id: &ObjectId) -> Judged {
+    let mut j = Judged {
+        covered: input.diff.change_of(id).is_some(),
+        ..Judged::default()
+    };
+    match (input.base.get(id), input.head.get(id)) {
+        (None, Some(h)) => {
+            let hs = Side::build(input.head, h);
+            j.diagnostics
+                .extend(checks::nodepool(input, None, &hs).diagnostics);
+        }
+        (Some(b), None) => j.diagnostics.push(deleted(b)),
+        (Some(b), Some(h)) => {
+            let bs = Side::build(input.base, b);
+            let hs = Side::build(input.head, h);
+            let verdict = checks::nodepool(input, Some(&bs), &hs);
+            j.diagnostics.extend(verdict.diagnostics);
+            let triggered = compare::causes(input, &bs, &hs);
+            if triggered.is_empty() {
+                return j;
+            }
+            for t in &triggered {
+                if t.trigger != Trigger::Never && t.cause.object.starts_with("ConfigMap/") {
+                    j.cms_rolling.push(t.cause.object.clone());
+                }
+            }
+            let (impact, extra) = impact::impact(input, &bs, &hs, triggered, verdict.blocked);
+            j.diagnostics.extend(extra);
+            j.impact = Some(impact);
+        }
+        (None, None) => {}
+    }
+    j
 }
 
 fn deleted(b: &Object) -> Diagnostic {

@@ -142,21 +142,29 @@ pub struct Inventory {
     pub deletions: Vec<usize>,
     /// (group, kind, namespace, name) → first definition in any scope, deleted ones included:
     /// well-known singletons (`coreos-bootimages`) are looked up per NodePool.
-    by_name: HashMap<(String, String, Option<String>, String), usize>,
+    by_name: HashMap<u64, Vec<usize>>,
     /// (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
     /// [`Inventory::resolve_index`]'s "the only one of that name" without a scan per reference.
-    scopes_of_name: HashMap<(String, String, Option<String>, String), Vec<usize>>,
+    scopes_of_name: HashMap<u64, Vec<usize>>,
     /// Wrapper identity → objects it carries, for [`Inventory::carried_pointers`].
     carried: HashMap<ObjectId, Vec<usize>>,
 }
 
-fn name_key(id: &ObjectId) -> (String, String, Option<String>, String) {
-    (
-        id.group.clone(),
-        id.kind.clone(),
-        id.namespace.clone(),
-        id.name.clone(),
-    )
+/// A hash of (group, kind, namespace, name): the name indexes hold object indices under it and
+/// compare the identities on lookup (no copy of every name).
+fn name_hash(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (group, kind, namespace, name).hash(&mut h);
+    h.finish()
+}
+
+fn name_key(id: &ObjectId) -> u64 {
+    name_hash(&id.group, &id.kind, id.namespace.as_deref(), &id.name)
+}
+
+fn same_name(a: &ObjectId, b: &ObjectId) -> bool {
+    a.group == b.group && a.kind == b.kind && a.namespace == b.namespace && a.name == b.name
 }
 
 impl Inventory {
@@ -224,7 +232,7 @@ impl Inventory {
             .unwrap_or_default();
         self.kinds.insert((id.group.clone(), id.kind.clone()));
         let index = self.objects.len();
-        self.by_name.entry(name_key(&id)).or_insert(index);
+        self.by_name.entry(name_key(&id)).or_default().push(index);
         if let Some(w) = &origin.wrapper {
             self.carried.entry(w.id.clone()).or_default().push(index);
         }
@@ -298,8 +306,15 @@ impl Inventory {
         if let Some(&i) = self.by_id.get(&plain) {
             return Some(i);
         }
-        match self.scopes_of_name.get(&name_key(id)).map(Vec::as_slice) {
-            Some([only]) => Some(*only),
+        let mut same = self
+            .scopes_of_name
+            .get(&name_key(id))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&i| same_name(&self.objects[i].id, id));
+        match (same.next(), same.next()) {
+            (Some(&only), None) => Some(only),
             _ => None,
         }
     }
@@ -325,13 +340,16 @@ impl Inventory {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<&Object> {
-        let key = (
-            group.to_string(),
-            kind.to_string(),
-            namespace.map(str::to_string),
-            name.to_string(),
-        );
-        self.by_name.get(&key).map(|&i| &self.objects[i])
+        self.by_name
+            .get(&name_hash(group, kind, namespace, name))?
+            .iter()
+            .map(|&i| &self.objects[i])
+            .find(|o| {
+                o.id.group == group
+                    && o.id.kind == kind
+                    && o.id.namespace.as_deref() == namespace
+                    && o.id.name == name
+            })
     }
 
     /// The (first) definition of an identity.

@@ -79,6 +79,7 @@ RESULTS=$BENCH_DIR/results.md
 } >"$RESULTS"
 PEER_ROWS=()
 STAGED_ROWS=()
+STAGE_ROWS=()
 
 for size in "${SIZES[@]}"; do
   repo=$BENCH_DIR/repo-$size-$SEED
@@ -103,6 +104,10 @@ docs, bytes_, wall, cpu, peak = int(docs), int(bytes_), float(wall), float(cpu),
 mib = bytes_ / 2**20
 print(f"| {size} | {clusters} | {files} | {docs} | {mib:.1f} | {wall:.3f} | {cpu:.3f} | {peak:.0f} | {peak / mib:.1f}x | {docs / wall:,.0f} | {float(gitw):.3f} | {float(readw):.3f} | {float(parsew):.3f} | {wall / float(parsew):.2f}x |")
 PY
+  # Where the time goes: one run with NODECAST_TIMINGS (stage times on stderr).
+  stages=$(NODECAST_TIMINGS=1 "$NODECAST" check --base 'HEAD^' --format json 2>&1 >/dev/null |
+    awk '/^nodecast timing:/ {printf "%s %.2f | ", $3, $4 / 1000}')
+  STAGE_ROWS+=("| $size | $stages")
   if [ "$PEERS" = 1 ] && [[ " ${PEER_SIZES:-small medium large} " == *" $size "* ]]; then
     echo "== $size: peers" >&2
     list=$BENCH_DIR/files-$size.txt
@@ -128,6 +133,14 @@ PY
 done
 
 {
+  if [ ${#STAGE_ROWS[@]} -gt 0 ]; then
+    echo
+    echo "Stage times of one run (seconds, wall; NODECAST_TIMINGS=1):"
+    echo
+    echo "| size | stages |"
+    echo "|---|---|"
+    printf '%s\n' "${STAGE_ROWS[@]}"
+  fi
   if [ ${#PEER_ROWS[@]} -gt 0 ]; then
     echo
     echo "Peers on the same working tree (head only, one revision; each peer's time and its ratio to nodecast's check):"

@@ -28,7 +28,7 @@ use self::scope::Scope;
 use self::side::{rendered, side_model, usable, SideModel};
 use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
-use crate::inventory::{Inventory, Object};
+use crate::inventory::{Inventory, Object, ObjectId};
 
 /// The cluster an object belongs to (its root folder, overlay or wrapper group), for pairing
 /// per-cluster definitions of one identity in the diff.
@@ -64,8 +64,26 @@ pub fn cluster_label(group: &str) -> String {
 
 /// Adds the MCO forecast of every standalone cluster in the repository.
 pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
-    for c in cluster::group(input.base, input.head, &input.options.cluster_roots) {
-        model_cluster(input, &c, out);
+    use rayon::prelude::*;
+    // Clusters are modelled independently, in parallel; their results are applied in cluster
+    // order exactly as a sequential run would (a cluster's removals from `covered` first).
+    let clusters = cluster::group(input.base, input.head, &input.options.cluster_roots);
+    let modelled: Vec<(Forecast, Vec<ObjectId>)> = clusters
+        .par_iter()
+        .map(|c| {
+            let mut local = Forecast::default();
+            let mut removed = Vec::new();
+            model_cluster(input, c, &mut local, &mut removed);
+            (local, removed)
+        })
+        .collect();
+    for (local, removed) in modelled {
+        for id in &removed {
+            out.covered.remove(id);
+        }
+        out.covered.extend(local.covered);
+        out.impacts.extend(local.impacts);
+        out.diagnostics.extend(local.diagnostics);
     }
 }
 
@@ -80,7 +98,12 @@ struct Ctx<'a, 'b> {
     machine_set_nodes: BTreeMap<String, u32>,
 }
 
-fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
+fn model_cluster(
+    input: &Input<'_>,
+    c: &cluster::Cluster,
+    out: &mut Forecast,
+    removed: &mut Vec<ObjectId>,
+) {
     let scope = Scope::new(input, c);
     let label = cluster::label(&c.root);
     for id in scope.changes.keys() {
@@ -96,6 +119,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     for id in lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics) {
         if scope.changes.contains_key(&id) {
             out.covered.remove(&id);
+            removed.push(id);
         }
     }
     streams::lint(
@@ -110,6 +134,7 @@ fn model_cluster(input: &Input<'_>, c: &cluster::Cluster, out: &mut Forecast) {
     let base = side_model(base_objs, managed);
     for id in findings::unselected_configs(&scope, &base, &head, &mut out.diagnostics) {
         out.covered.remove(&id);
+        removed.push(id);
     }
     let ctx = Ctx {
         input,

@@ -140,7 +140,13 @@ pub struct Inventory {
     pub references: Vec<Reference>,
     /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
     pub deletions: Vec<usize>,
+    /// (group, kind, namespace, name) → (first index in `by_id`, number of scopes defining it), so
+    /// resolving a reference across scopes is a lookup, not a scan of every object.
+    by_name: HashMap<NameKey, (usize, usize)>,
 }
+
+/// An identity without its scope.
+type NameKey = (String, String, Option<String>, String);
 
 impl Inventory {
     /// Builds the inventory of one side from its parsed files.
@@ -201,6 +207,16 @@ impl Inventory {
             match self.by_id.get(&id) {
                 Some(&first) => self.duplicates.push((first, index)),
                 None => {
+                    let key = (
+                        id.group.clone(),
+                        id.kind.clone(),
+                        id.namespace.clone(),
+                        id.name.clone(),
+                    );
+                    self.by_name
+                        .entry(key)
+                        .and_modify(|(_, n)| *n += 1)
+                        .or_insert((index, 1));
                     self.by_id.insert(id.clone(), index);
                 }
             }
@@ -257,14 +273,9 @@ impl Inventory {
         if let Some(&i) = self.by_id.get(&plain) {
             return Some(i);
         }
-        let mut same_name = self.by_id.iter().filter(|(k, _)| {
-            k.group == id.group
-                && k.kind == id.kind
-                && k.namespace == id.namespace
-                && k.name == id.name
-        });
-        match (same_name.next(), same_name.next()) {
-            (Some((_, &i)), None) => Some(i),
+        let key = (plain.group, plain.kind, plain.namespace, plain.name);
+        match self.by_name.get(&key) {
+            Some(&(i, 1)) => Some(i),
             _ => None,
         }
     }

@@ -5,7 +5,7 @@
 use nodecast_yaml::Node;
 
 use crate::diagnostic::Location;
-use crate::inventory::{Inventory, Object};
+use crate::inventory::{Inventory, Object, ObjectId};
 
 /// Every head object of `group`/`kind` with its base revision (same identity, same file when
 /// possible; same identity when it is unique in base).
@@ -15,11 +15,21 @@ pub fn pairs<'a>(
     group: &str,
     kind: &str,
 ) -> Vec<(Option<&'a Object>, &'a Object)> {
+    // Base definitions by identity, in base order (one pass, not one scan per head object).
+    let mut by_id: std::collections::HashMap<&ObjectId, Vec<&Object>> =
+        std::collections::HashMap::new();
+    for b in base
+        .objects
+        .iter()
+        .filter(|o| o.id.group == group && o.id.kind == kind)
+    {
+        by_id.entry(&b.id).or_default().push(b);
+    }
     head.objects
         .iter()
         .filter(|o| o.id.group == group && o.id.kind == kind)
         .map(|h| {
-            let same: Vec<&Object> = base.objects.iter().filter(|b| b.id == h.id).collect();
+            let same: &[&Object] = by_id.get(&h.id).map(Vec::as_slice).unwrap_or_default();
             let b = same
                 .iter()
                 .copied()

@@ -143,6 +143,9 @@ pub struct Inventory {
     /// (group, kind, namespace, name) → (first index in `by_id`, number of scopes defining it), so
     /// resolving a reference across scopes is a lookup, not a scan of every object.
     by_name: HashMap<NameKey, (usize, usize)>,
+    /// Indexes of the objects a wrapper carries, in object order (few, or none: the diff asks for
+    /// them once per compared object).
+    wrapped: Vec<usize>,
 }
 
 /// An identity without its scope.
@@ -231,6 +234,9 @@ impl Inventory {
             elsewhere: elsewhere.clone(),
         };
         let nested = wrapped::unwrap(&object);
+        if object.origin.wrapper.is_some() {
+            self.wrapped.push(index);
+        }
         self.objects.push(object);
         for (wrapper, nested_file) in nested {
             let origin = Origin {
@@ -250,8 +256,9 @@ impl Inventory {
             Some(w) => (&w.id, w.pointer.as_str()),
             None => (&obj.id, ""),
         };
-        self.objects
+        self.wrapped
             .iter()
+            .map(|&i| &self.objects[i])
             .filter(|o| o.origin.overlay == obj.origin.overlay)
             .filter_map(|o| o.origin.wrapper.as_ref())
             .filter(|w| &w.id == outer && w.pointer.len() > prefix.len())

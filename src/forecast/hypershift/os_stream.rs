@@ -80,11 +80,10 @@ struct Dropin {
 fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
     let np_index = h.inv.by_id.get(&h.np.id).copied();
     let mut out = Vec::new();
-    for r in h
-        .inv
-        .references
+    let refs = np_index.map_or(&[][..], |i| h.inv.references_from(i));
+    for r in refs
         .iter()
-        .filter(|r| Some(r.from) == np_index && r.kind == ReferenceKind::NodePoolConfig)
+        .filter(|r| r.kind == ReferenceKind::NodePoolConfig)
     {
         let Some(cm) = r.resolved.map(|i| &h.inv.objects[i]) else {
             continue;

@@ -287,6 +287,36 @@ impl Inventory {
         }
     }
 
+    /// The first object (in object order, deleted ones included) with this identity in any
+    /// scope: a lookup, for models that ask once per NodePool.
+    pub fn first_named(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Object> {
+        let key = (
+            group.to_string(),
+            kind.to_string(),
+            namespace.map(str::to_string),
+            name.to_string(),
+        );
+        let defined = self.by_name.get(&key).map(|&(i, _)| i);
+        let deleted = self.deletions.iter().copied().find(|&i| {
+            let id = &self.objects[i].id;
+            id.group == group
+                && id.kind == kind
+                && id.namespace.as_deref() == namespace
+                && id.name == name
+        });
+        let first = match (defined, deleted) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        first.map(|i| &self.objects[i])
+    }
+
     /// The object a reference names (see [`Inventory::resolve_index`]).
     pub fn resolve(&self, id: &ObjectId) -> Option<&Object> {
         self.resolve_index(id).map(|i| &self.objects[i])

@@ -312,14 +312,12 @@ fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
         return Some((m.clone(), "--stream-metadata".into()));
     }
     h.inv
-        .objects
-        .iter()
-        .find(|o| {
-            o.id.group.is_empty()
-                && o.id.kind == "ConfigMap"
-                && o.id.name == "coreos-bootimages"
-                && o.id.namespace.as_deref() == Some("openshift-machine-config-operator")
-        })
+        .first_named(
+            "",
+            "ConfigMap",
+            Some("openshift-machine-config-operator"),
+            "coreos-bootimages",
+        )
         .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
 }
 

@@ -10,6 +10,10 @@ use std::process::ExitCode;
 
 use nodecast::source::{self, CompareRequest};
 
+/// The same allocator as the `nodecast` binary, so the floors are comparable.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();

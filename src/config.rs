@@ -293,7 +293,7 @@ impl Validator<'_> {
 
     fn string(&mut self, n: &Node) -> Option<String> {
         match &n.kind {
-            NodeKind::Scalar { text, .. } if !n.is_null() => Some(text.clone()),
+            NodeKind::Scalar { text, .. } if !n.is_null() => Some(text.to_string()),
             _ => {
                 self.invalid(
                     n.span,
@@ -366,7 +366,7 @@ impl Validator<'_> {
 
     fn severity(&mut self, n: &Node, allow_off: bool) -> Option<Level> {
         let text = match &n.kind {
-            NodeKind::Scalar { text, .. } => text.to_ascii_lowercase(),
+            NodeKind::Scalar { text, .. } => text.as_str().to_ascii_lowercase(),
             _ => String::new(),
         };
         match text.as_str() {

@@ -115,24 +115,22 @@ impl Diff {
                 diff.pair(base, head, id, b.first().copied(), h.first().copied());
                 continue;
             }
-            // Several definitions: pair them cluster by cluster (first definition of each).
-            let mut keys: Vec<String> = b
-                .iter()
-                .map(|&i| cluster_of(&base.objects[i]))
-                .chain(h.iter().map(|&i| cluster_of(&head.objects[i])))
-                .collect();
+            // Several definitions: pair them cluster by cluster (first definition of each). Each
+            // definition's cluster is computed once: an identity defined by every cluster of a
+            // fleet must not cost clusters² lookups.
+            let first_by_cluster = |inv: &Inventory, defs: &[usize]| {
+                let mut first: std::collections::BTreeMap<String, usize> = Default::default();
+                for &i in defs {
+                    first.entry(cluster_of(&inv.objects[i])).or_insert(i);
+                }
+                first
+            };
+            let (bf, hf) = (first_by_cluster(base, b), first_by_cluster(head, h));
+            let mut keys: Vec<&String> = bf.keys().chain(hf.keys()).collect();
             keys.sort();
             keys.dedup();
             for key in keys {
-                let bi = b
-                    .iter()
-                    .copied()
-                    .find(|&i| cluster_of(&base.objects[i]) == key);
-                let hi = h
-                    .iter()
-                    .copied()
-                    .find(|&i| cluster_of(&head.objects[i]) == key);
-                diff.pair(base, head, id, bi, hi);
+                diff.pair(base, head, id, bf.get(key).copied(), hf.get(key).copied());
             }
         }
         // A wrapper that newly demands a deletion (ACM `mustnothave`) deletes the object from the

@@ -103,7 +103,7 @@ pub fn short(node: &Node) -> String {
                     format!("\"{first}\"")
                 }
             }
-            _ => text.clone(),
+            _ => text.to_string(),
         },
         NodeKind::Seq(items) if all_scalars(items) => {
             let inner: Vec<&str> = items.iter().filter_map(Node::key_text).collect();

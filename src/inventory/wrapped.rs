@@ -197,7 +197,7 @@ fn with_text(at: &Node, text: &str) -> Node {
     Node {
         span: at.span,
         kind: nodecast_yaml::NodeKind::Scalar {
-            text: text.to_string(),
+            text: text.into(),
             style: nodecast_yaml::ScalarStyle::Plain,
             value: nodecast_yaml::Scalar::Str,
         },

@@ -1,5 +1,6 @@
 //! RFC 2397 `data:` URLs as Ignition decodes them (plain, percent-encoded, `;base64`), plus gzip.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use base64::Engine;
@@ -31,15 +32,20 @@ pub fn decode(source: &str, compression: Option<&str>) -> Result<Vec<u8>, Decode
         .any(|p| p.eq_ignore_ascii_case("base64"));
     let unescaped = percent_decode(data)?;
     let raw = if is_base64 {
-        let cleaned: Vec<u8> = unescaped
-            .into_iter()
-            .filter(|b| !matches!(b, b'\r' | b'\n'))
-            .collect();
+        let cleaned: Cow<[u8]> = if unescaped.iter().any(|b| matches!(b, b'\r' | b'\n')) {
+            unescaped
+                .iter()
+                .copied()
+                .filter(|b| !matches!(b, b'\r' | b'\n'))
+                .collect()
+        } else {
+            unescaped
+        };
         base64::engine::general_purpose::STANDARD
             .decode(&cleaned)
             .map_err(|e| DecodeError(format!("the base64 data is invalid: {e}")))?
     } else {
-        unescaped
+        unescaped.into_owned()
     };
     match compression.map(str::trim) {
         None | Some("") => Ok(raw),
@@ -50,8 +56,12 @@ pub fn decode(source: &str, compression: Option<&str>) -> Result<Vec<u8>, Decode
     }
 }
 
-fn percent_decode(data: &str) -> Result<Vec<u8>, DecodeError> {
+/// The data with percent-escapes decoded; borrowed when there are none (base64 payloads).
+fn percent_decode(data: &str) -> Result<Cow<'_, [u8]>, DecodeError> {
     let bytes = data.as_bytes();
+    if !bytes.contains(&b'%') {
+        return Ok(Cow::Borrowed(bytes));
+    }
     let mut i = 0;
     while let Some(pos) = bytes[i..].iter().position(|b| *b == b'%') {
         let at = i + pos;
@@ -64,7 +74,9 @@ fn percent_decode(data: &str) -> Result<Vec<u8>, DecodeError> {
         }
         i = at + 3;
     }
-    Ok(percent_encoding::percent_decode_str(data).collect())
+    Ok(Cow::Owned(
+        percent_encoding::percent_decode_str(data).collect(),
+    ))
 }
 
 fn gunzip(raw: &[u8]) -> Result<Vec<u8>, DecodeError> {

@@ -38,8 +38,7 @@ pub fn decode(outer: &str, root: &Node, opts: &Options) -> Vec<Embedded> {
             if !looks_like_manifests(text) {
                 return None;
             }
-            let parsed = nodecast_yaml::parse_embedded(outer, value, opts);
-            let exact = nodecast_yaml::scalar_source_map(outer, value).exact;
+            let (parsed, exact) = nodecast_yaml::parse_embedded_exact(outer, value, opts);
             Some(Embedded {
                 key: (*key).to_string(),
                 value_span: value.span,

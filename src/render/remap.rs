@@ -142,7 +142,7 @@ pub fn at_path(path: &[&str], value: &Node) -> Node {
                 key: Node {
                     span,
                     kind: NodeKind::Scalar {
-                        text: (*key).to_string(),
+                        text: (*key).into(),
                         style: nodecast_yaml::ScalarStyle::Plain,
                         value: nodecast_yaml::Scalar::Str,
                     },

@@ -47,11 +47,18 @@ fn text_len(node: &Node) -> usize {
 /// When the scalar's source cannot be mapped exactly (see [`SourceMap::exact`]), every span
 /// points at the scalar's start. A non-scalar node yields an empty result.
 pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
+    parse_embedded_exact(outer, scalar, opts).0
+}
+
+/// [`parse_embedded`], and whether the positions are exact ([`SourceMap::exact`]), from one scan
+/// of the scalar's source.
+pub fn parse_embedded_exact(outer: &str, scalar: &Node, opts: &Options) -> (Parsed, bool) {
     let NodeKind::Scalar { text, .. } = &scalar.kind else {
-        return Parsed::default();
+        return (Parsed::default(), false);
     };
     let mut parsed = parse(text, opts);
     let decoded = rescan::decode(outer, scalar);
+    let exact = decoded.is_some();
     // Every mapped offset lies between the scalar's start and the end of what it consumed, so only
     // that region (from the start of the scalar's line) needs indexing: files with many embedded
     // documents are not re-indexed whole for each one.
@@ -80,7 +87,7 @@ pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
         p.span = remap.span(p.span);
         p.other = p.other.map(|o| remap.span(o));
     }
-    parsed
+    (parsed, exact)
 }
 
 /// Moves spans from decoded-text coordinates to `outer` coordinates.

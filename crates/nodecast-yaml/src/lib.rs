@@ -18,7 +18,8 @@ mod parse;
 mod rescan;
 mod resolve;
 
-pub use embedded::{parse_embedded, scalar_source_map, SourceMap};
+pub use compact_str::CompactString;
+pub use embedded::{parse_embedded, parse_embedded_exact, scalar_source_map, SourceMap};
 pub use line_index::LineIndex;
 pub use node::{Entry, Node, NodeKind, Scalar, ScalarStyle};
 pub use parse::parse;

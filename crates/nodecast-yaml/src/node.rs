@@ -1,5 +1,7 @@
 //! The located tree.
 
+use compact_str::CompactString;
+
 use crate::Span;
 
 /// How a scalar was written, so rules can tell `"yes"` from `yes` and map block scalars.
@@ -39,8 +41,8 @@ pub struct Node {
     pub span: Span,
     /// The node's content.
     pub kind: NodeKind,
-    /// An explicit tag (`!!str`, `!foo`), as written.
-    pub tag: Option<String>,
+    /// An explicit tag (`!!str`, `!foo`), as written (boxed: most nodes have none).
+    pub tag: Option<Box<str>>,
     /// True when the node was copied from an anchor by an alias (its span is the anchor's).
     pub from_alias: bool,
 }
@@ -50,8 +52,9 @@ pub struct Node {
 pub enum NodeKind {
     /// A scalar: its decoded text, how it was written, and its resolved value.
     Scalar {
-        /// The decoded text (escapes processed, folding and chomping applied).
-        text: String,
+        /// The decoded text (escapes processed, folding and chomping applied); stored inline up to
+        /// 24 bytes, so the millions of short keys and values of a fleet need no allocation each.
+        text: CompactString,
         /// How it was written.
         style: ScalarStyle,
         /// The resolved value (an explicit `!!str` tag forces `Str`).
@@ -182,8 +185,8 @@ impl Node {
                 Scalar::Int(i) => Value::from(*i),
                 Scalar::Float(f) => serde_json::Number::from_f64(*f)
                     .map(Value::Number)
-                    .unwrap_or_else(|| Value::String(text.clone())),
-                Scalar::Str => Value::String(text.clone()),
+                    .unwrap_or_else(|| Value::String(text.to_string())),
+                Scalar::Str => Value::String(text.to_string()),
             },
             NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
             NodeKind::Map(entries) => Value::Object(
@@ -191,7 +194,7 @@ impl Node {
                     .iter()
                     .map(|e| {
                         let key = match &e.key.kind {
-                            NodeKind::Scalar { text, .. } => text.clone(),
+                            NodeKind::Scalar { text, .. } => text.to_string(),
                             _ => e.key.to_json().to_string(),
                         };
                         (key, e.value.to_json())

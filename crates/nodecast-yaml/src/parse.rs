@@ -14,7 +14,10 @@
 //!
 //! Duplicate keys: the later entry wins and stays at its own position; the earlier one is
 //! removed (so entries remain in source order). Merge keys (`<<`) are expanded in place.
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+
+use compact_str::CompactString;
 
 use saphyr_parser::{Event, Parser, ScanError, Tag};
 
@@ -84,7 +87,7 @@ enum Content {
         slots: Vec<Slot>,
         key: Option<Node>,
         /// Key text → (slot index, span of the first occurrence).
-        seen: HashMap<String, (usize, Span)>,
+        seen: HashMap<CompactString, (usize, Span)>,
     },
 }
 
@@ -92,7 +95,7 @@ enum Content {
 struct Frame {
     content: Content,
     anchor: usize,
-    tag: Option<String>,
+    tag: Option<Box<str>>,
     /// Offset of `[`/`{` for flow collections.
     flow_start: Option<usize>,
     /// Offset of the first `-` of a block sequence.
@@ -198,7 +201,7 @@ impl<'a> Builder<'a> {
             }
             _ if self.skipping => true,
             Event::Scalar(text, style, anchor, tag) => {
-                self.scalar(&text, style, anchor, tag.as_deref(), start, end);
+                self.scalar(text, style, anchor, tag.as_deref(), start, end);
                 true
             }
             Event::SequenceStart(anchor, tag) => {
@@ -280,7 +283,7 @@ impl<'a> Builder<'a> {
 
     fn scalar(
         &mut self,
-        text: &str,
+        owned: Cow<'_, str>,
         style: saphyr_parser::ScalarStyle,
         anchor: usize,
         tag: Option<&Tag>,
@@ -288,6 +291,7 @@ impl<'a> Builder<'a> {
         end: usize,
     ) {
         let src = self.loc.src;
+        let text: &str = &owned;
         let style = convert_style(style);
         // saphyr starts the event at the properties when there are any.
         let has_props = anchor != 0 || tag.is_some();
@@ -328,7 +332,13 @@ impl<'a> Builder<'a> {
             }
             _ => (props.content.min(end), end),
         };
-        let tag_text = tag.map(|t| props.tag.clone().unwrap_or_else(|| tag_to_string(t)));
+        let tag_text = tag.map(|t| {
+            props
+                .tag
+                .clone()
+                .unwrap_or_else(|| tag_to_string(t))
+                .into_boxed_str()
+        });
         let (value, ambiguity) = resolve(
             text,
             style,
@@ -348,7 +358,8 @@ impl<'a> Builder<'a> {
         let node = Node {
             span,
             kind: NodeKind::Scalar {
-                text: text.to_string(),
+                // Saphyr's own buffer is reused when the text is too long to store inline.
+                text: CompactString::from(owned),
                 style,
                 value,
             },
@@ -394,6 +405,7 @@ impl<'a> Builder<'a> {
             locate::skip_props(src, start)
                 .tag
                 .unwrap_or_else(|| tag_to_string(t))
+                .into_boxed_str()
         });
         let in_key = self.in_key();
         if anchor != 0 {
@@ -432,7 +444,11 @@ impl<'a> Builder<'a> {
             (None, None) => self.loc.span(start_off, start_off),
         };
         let kind = match frame.content {
-            Content::Seq(items) => NodeKind::Seq(items),
+            Content::Seq(mut items) => {
+                // Collections are built by pushing; the finished tree keeps no spare capacity.
+                items.shrink_to_fit();
+                NodeKind::Seq(items)
+            }
             Content::Map { slots, key, .. } => {
                 let mut slots = slots;
                 if let Some(key) = key {
@@ -441,7 +457,9 @@ impl<'a> Builder<'a> {
                     let value = empty_node(Span { start: at, end: at });
                     slots.push(Slot::Entry(Entry { key, value }));
                 }
-                NodeKind::Map(apply_merges(slots))
+                let mut entries = apply_merges(slots);
+                entries.shrink_to_fit();
+                NodeKind::Map(entries)
             }
         };
         let node = Node {
@@ -547,7 +565,7 @@ impl<'a> Builder<'a> {
                         return;
                     }
                     let index = slots.len();
-                    let text = entry.key.key_text().map(str::to_string);
+                    let text = entry.key.key_text().map(CompactString::from);
                     let key_span = entry.key.span;
                     slots.push(Slot::Entry(entry));
                     let Some(text) = text else { return };
@@ -598,7 +616,7 @@ fn empty_node(span: Span) -> Node {
     Node {
         span,
         kind: NodeKind::Scalar {
-            text: String::new(),
+            text: CompactString::default(),
             style: ScalarStyle::Plain,
             value: Scalar::Null,
         },

@@ -281,7 +281,7 @@ fn inexact_map_falls_back_to_scalar_start() {
     let parsed = parse(outer, &Options::default());
     let mut config = parsed.documents[0].root.get("config").unwrap().clone();
     if let nodecast_yaml::NodeKind::Scalar { text, .. } = &mut config.kind {
-        *text = "kind: y\nother: z\n".to_string();
+        *text = "kind: y\nother: z\n".into();
     }
     let map = scalar_source_map(outer, &config);
     assert!(!map.exact);

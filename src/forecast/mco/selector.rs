@@ -76,7 +76,7 @@ fn scalar_text(node: &Node) -> Option<String> {
     match &node.kind {
         nodecast_yaml::NodeKind::Scalar { text, value, .. } => match value {
             nodecast_yaml::Scalar::Null => Some(String::new()),
-            _ => Some(text.clone()),
+            _ => Some(text.to_string()),
         },
         _ => None,
     }

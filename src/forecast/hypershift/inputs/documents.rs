@@ -57,12 +57,9 @@ impl Side<'_> {
             if emb.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
                 self.unreadable_config = true;
             }
-            let raw_docs = payload.and_then(Node::as_str).map(|t| {
-                (
-                    t,
-                    nodecast_yaml::parse(t, &nodecast_yaml::Options::default()),
-                )
-            });
+            // The payload's own text of each document, for the kinds hashed byte for byte; parsed
+            // only when such a document is present (most payloads hold none).
+            let mut raw_docs = None;
             if key == "tuning" && emb.docs.len() != 1 {
                 self.invalid.push(InvalidDoc {
                     path: cm.path.clone(),
@@ -107,7 +104,19 @@ impl Side<'_> {
                     {
                         self.uses_runc = true;
                     }
-                    let raw = raw_docs
+                    let raw = if ck == normalise::ConfigKind::Raw {
+                        raw_docs.get_or_insert_with(|| {
+                            payload.and_then(Node::as_str).map(|t| {
+                                (
+                                    t,
+                                    nodecast_yaml::parse(t, &nodecast_yaml::Options::default()),
+                                )
+                            })
+                        })
+                    } else {
+                        &None
+                    };
+                    let raw = raw
                         .as_ref()
                         .and_then(|(t, p)| {
                             let doc = p.documents.iter().find(|x| x.index == d.doc.index)?;

@@ -125,8 +125,10 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     let mut base_roots = roots(&files.base);
     let mut head_roots = roots(&files.head);
     if settings.emulate_identity {
-        identity_roots(&files.base, &mut base_roots, &mut out.base);
-        identity_roots(&files.head, &mut head_roots, &mut out.head);
+        rayon::join(
+            || identity_roots(&files.base, &mut base_roots, &mut out.base),
+            || identity_roots(&files.head, &mut head_roots, &mut out.head),
+        );
     }
     if base_roots.is_empty() && head_roots.is_empty() {
         return with_identity_roots(out, &BTreeSet::new());
@@ -277,13 +279,19 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
 /// Takes the roots whose render is their input out of `roots` and records them in `out`.
 fn identity_roots(files: &[FileEntry], roots: &mut Vec<String>, out: &mut SideRender) {
     let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
-    roots.retain(|root_file| match identity::resources(root_file, &by_path) {
-        Some(listed) => {
-            out.identity.push((root_file.clone(), listed));
-            false
+    // Each root is judged on its own (a walk over its documents): in parallel, kept in order.
+    let judged: Vec<Option<Vec<String>>> = roots
+        .par_iter()
+        .map(|root_file| identity::resources(root_file, &by_path))
+        .collect();
+    let mut rest = Vec::new();
+    for (root_file, listed) in std::mem::take(roots).into_iter().zip(judged) {
+        match listed {
+            Some(listed) => out.identity.push((root_file, listed)),
+            None => rest.push(root_file),
         }
-        None => true,
-    });
+    }
+    *roots = rest;
 }
 
 /// Files kustomizations read as patches, replacements or plugin configurations.

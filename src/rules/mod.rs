@@ -359,10 +359,17 @@ fn embedded_problems<'a>(file: &'a FileEntry, doc: &'a ParsedDoc, out: &mut Vec<
 
 /// Runs every rule and returns the findings sorted by file and position.
 pub fn run(ctx: &Context<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for rule in ALL {
-        (rule.check)(ctx, &mut out);
-    }
+    use rayon::prelude::*;
+    // Rules are independent of each other: run them in parallel, concatenated in rule order.
+    let found: Vec<Vec<Diagnostic>> = ALL
+        .par_iter()
+        .map(|rule| {
+            let mut out = Vec::new();
+            (rule.check)(ctx, &mut out);
+            out
+        })
+        .collect();
+    let mut out: Vec<Diagnostic> = found.into_iter().flatten().collect();
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
 }

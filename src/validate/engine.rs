@@ -473,9 +473,11 @@ fn walk(
     if run_rules && !rules.is_empty() {
         let this = cel::to_cel(v);
         let old_cel = old.map(cel::to_cel);
-        for rule in rules {
-            run_rule(rule, v, &this, old_cel.as_ref(), ptr, report);
-        }
+        cel::at_node(&this, old_cel.as_ref(), |bound| {
+            for rule in rules {
+                run_rule(rule, v, &this, old_cel.as_ref(), bound, ptr, report);
+            }
+        });
     }
     match v {
         Value::Object(map) => {
@@ -613,6 +615,7 @@ fn run_rule(
     v: &Value,
     this: &cel::Value,
     old: Option<&cel::Value>,
+    bound: &mut cel::Bound<'_>,
     ptr: &str,
     report: &mut Report,
 ) {
@@ -631,14 +634,14 @@ fn run_rule(
         report.evaluated += 1;
         return;
     }
-    let old_bound = if transition && optional_old {
-        Some(cel::optional(old.cloned()))
+    let old_self = if transition && optional_old {
+        cel::OldSelf::Optional
     } else if transition {
-        old.cloned()
+        cel::OldSelf::Value
     } else {
-        None
+        cel::OldSelf::Unbound
     };
-    match cel::evaluate(text, this, old_bound.as_ref()) {
+    match bound.evaluate(text, old_self) {
         Outcome::Pass => report.evaluated += 1,
         Outcome::Unevaluable(reason) => report.skipped.push(Skipped {
             pointer: ptr.to_string(),
@@ -650,7 +653,7 @@ fn run_rule(
             let message = rule
                 .get("messageExpression")
                 .and_then(Value::as_str)
-                .and_then(|e| cel::message(e, this, old_bound.as_ref()))
+                .and_then(|e| bound.message(e, old_self))
                 .or_else(|| {
                     rule.get("message")
                         .and_then(Value::as_str)

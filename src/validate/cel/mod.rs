@@ -86,17 +86,117 @@ pub fn optional(v: Option<Value>) -> Value {
     Value::Opaque(Arc::new(o))
 }
 
+thread_local! {
+    // The Kubernetes library is registered once per thread; each evaluation binds `self`
+    // and `oldSelf` in a child scope.
+    static ROOT: Context<'static, 'static> = {
+        let mut ctx = Context::with_env(env().clone());
+        k8s::register(&mut ctx);
+        ctx
+    };
+}
+
+/// How a rule sees `oldSelf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OldSelf {
+    /// Not bound (a rule that is not a transition rule).
+    Unbound,
+    /// The old value.
+    Value,
+    /// The old value as an optional (`optionalOldSelf: true`; none on create).
+    Optional,
+}
+
+/// The rules of one schema node, evaluated with `self` and each form of `oldSelf` bound once:
+/// binding converts the whole value for the interpreter, and a node often has several rules.
+pub fn at_node<R>(this: &Value, old: Option<&Value>, f: impl FnOnce(&mut Bound<'_>) -> R) -> R {
+    ROOT.with(|root| {
+        let mut with_self = root.new_inner_scope();
+        with_self.add_variable_from_value("self", this.clone());
+        let mut with_old = with_self.new_inner_scope();
+        let mut with_optional = with_self.new_inner_scope();
+        let mut bound = Bound {
+            old,
+            with_self: &with_self,
+            with_old: &mut with_old,
+            with_optional: &mut with_optional,
+            bound_old: false,
+            bound_optional: false,
+        };
+        f(&mut bound)
+    })
+}
+
+/// A node's bindings (see [`at_node`]); `oldSelf` is converted on first use.
+pub struct Bound<'c> {
+    old: Option<&'c Value>,
+    with_self: &'c Context<'c, 'static>,
+    with_old: &'c mut Context<'c, 'static>,
+    with_optional: &'c mut Context<'c, 'static>,
+    bound_old: bool,
+    bound_optional: bool,
+}
+
+impl Bound<'_> {
+    fn context(&mut self, old_self: OldSelf) -> &Context<'_, 'static> {
+        match old_self {
+            OldSelf::Unbound => self.with_self,
+            OldSelf::Value => {
+                if !self.bound_old {
+                    if let Some(old) = self.old {
+                        self.with_old
+                            .add_variable_from_value("oldSelf", old.clone());
+                    }
+                    self.bound_old = true;
+                }
+                self.with_old
+            }
+            OldSelf::Optional => {
+                if !self.bound_optional {
+                    self.with_optional
+                        .add_variable_from_value("oldSelf", optional(self.old.cloned()));
+                    self.bound_optional = true;
+                }
+                self.with_optional
+            }
+        }
+    }
+
+    /// Like [`evaluate`], with this node's bindings.
+    pub fn evaluate(&mut self, rule: &str, old_self: OldSelf) -> Outcome {
+        let program = match compile(rule) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Unevaluable(e),
+        };
+        outcome(execute(&program, self.context(old_self)))
+    }
+
+    /// Like [`message`], with this node's bindings.
+    pub fn message(&mut self, expr: &str, old_self: OldSelf) -> Option<String> {
+        let program = compile(expr).ok()?;
+        message_of(execute(&program, self.context(old_self)))
+    }
+}
+
+fn outcome(result: Result<Value, Failure>) -> Outcome {
+    match result {
+        Ok(Value::Bool(true)) => Outcome::Pass,
+        Ok(Value::Bool(false)) => Outcome::Fail,
+        Ok(other) => Outcome::Unevaluable(format!("the rule yields {other:?}, not a boolean")),
+        Err(Failure::Rejected(e)) => Outcome::Error(e),
+        Err(Failure::Unsupported(e)) => Outcome::Unevaluable(e),
+    }
+}
+
+fn message_of(result: Result<Value, Failure>) -> Option<String> {
+    match result {
+        Ok(Value::String(s)) if !s.trim().is_empty() => Some(s.to_string()),
+        _ => None,
+    }
+}
+
 /// Runs a compiled program with `self` (and `oldSelf` for transition rules) bound.
 pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, Failure> {
-    thread_local! {
-        // The Kubernetes library is registered once per thread; each evaluation binds `self`
-        // and `oldSelf` in a child scope.
-        static ROOT: Context<'static, 'static> = {
-            let mut ctx = Context::with_env(env().clone());
-            k8s::register(&mut ctx);
-            ctx
-        };
-    }
     ROOT.with(|root| {
         let mut ctx = root.new_inner_scope();
         ctx.add_variable_from_value("self", this.clone());
@@ -138,20 +238,11 @@ pub fn evaluate(rule: &str, this: &Value, old: Option<&Value>) -> Outcome {
         Ok(p) => p,
         Err(e) => return Outcome::Unevaluable(e),
     };
-    match run(&program, this, old) {
-        Ok(Value::Bool(true)) => Outcome::Pass,
-        Ok(Value::Bool(false)) => Outcome::Fail,
-        Ok(other) => Outcome::Unevaluable(format!("the rule yields {other:?}, not a boolean")),
-        Err(Failure::Rejected(e)) => Outcome::Error(e),
-        Err(Failure::Unsupported(e)) => Outcome::Unevaluable(e),
-    }
+    outcome(run(&program, this, old))
 }
 
 /// Evaluates a `messageExpression`; `None` when it cannot (the static message is used then).
 pub fn message(expr: &str, this: &Value, old: Option<&Value>) -> Option<String> {
     let program = compile(expr).ok()?;
-    match run(&program, this, old) {
-        Ok(Value::String(s)) if !s.trim().is_empty() => Some(s.to_string()),
-        _ => None,
-    }
+    message_of(run(&program, this, old))
 }

@@ -67,9 +67,34 @@ pub struct Report {
 
 /// Validates `head` (with `old` as the base revision of the same object, if any).
 pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Report {
+    validate_with(entry, head, old.map(Old::Value))
+}
+
+/// Validates an update that leaves the object as it was (the base revision is the same document):
+/// like [`validate`] with `old` equal to `head`, without converting or comparing the old object —
+/// every transition rule ratchets.
+pub fn validate_unchanged(entry: &SchemaEntry, head: &Value) -> Report {
+    validate_with(entry, head, Some(Old::SameAsHead))
+}
+
+/// The base revision of the object being validated.
+enum Old<'a> {
+    Value(&'a Value),
+    SameAsHead,
+}
+
+fn validate_with(entry: &SchemaEntry, head: &Value, old: Option<Old<'_>>) -> Report {
     let schema = entry.schema();
     let head = with_defaults(schema, head);
-    let old = old.map(|o| with_defaults(schema, o));
+    let old_owned = match old {
+        Some(Old::Value(o)) => Some(with_defaults(schema, o)),
+        _ => None,
+    };
+    // Unchanged: the walk sees the very same values on both sides (pointer-equal all the way down).
+    let old: Option<&Value> = match old {
+        Some(Old::SameAsHead) => Some(&head),
+        _ => old_owned.as_ref(),
+    };
     let mut report = Report::default();
     match entry.validator() {
         Ok(validator) => schema_errors(validator, schema, &head, &mut report.findings),
@@ -83,7 +108,7 @@ pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Repor
     // Like the API server, evaluate the CEL rules only when no value has the wrong type or an
     // unsupported value (their rules would read garbage).
     let run_rules = !report.findings.iter().any(|f| f.blocks_rules);
-    walk(schema, &head, old.as_ref(), "", run_rules, &mut report);
+    walk(schema, &head, old, "", run_rules, &mut report);
     drop_echoes_of_missing_fields(&mut report.findings);
     report
         .findings
@@ -472,10 +497,21 @@ fn walk(
     let rules = rules_of(schema);
     if run_rules && !rules.is_empty() {
         let this = cel::to_cel(v);
-        let old_cel = old.map(cel::to_cel);
+        // The same value on both sides (an unchanged object): no second conversion, no deep
+        // comparison for ratcheting.
+        let same = old.is_some_and(|o| std::ptr::eq(o, v));
+        let old_cel = if same {
+            Some(this.clone())
+        } else {
+            old.map(cel::to_cel)
+        };
         cel::at_node(&this, old_cel.as_ref(), |bound| {
             for rule in rules {
-                run_rule(rule, v, &this, old_cel.as_ref(), bound, ptr, report);
+                let old = Compared {
+                    value: old_cel.as_ref(),
+                    same,
+                };
+                run_rule(rule, v, &this, old, bound, ptr, report);
             }
         });
     }
@@ -610,15 +646,23 @@ pub fn field_path_pointer(field_path: &str) -> Option<String> {
     Some(out)
 }
 
+/// The old value at a node, and whether it is known to be the new value itself.
+#[derive(Clone, Copy)]
+struct Compared<'a> {
+    value: Option<&'a cel::Value>,
+    same: bool,
+}
+
 fn run_rule(
     rule: &Value,
     v: &Value,
     this: &cel::Value,
-    old: Option<&cel::Value>,
+    compared: Compared<'_>,
     bound: &mut cel::Bound<'_>,
     ptr: &str,
     report: &mut Report,
 ) {
+    let old = compared.value;
     let Some(text) = rule.get("rule").and_then(Value::as_str) else {
         return;
     };
@@ -628,7 +672,7 @@ fn run_rule(
         // Kubernetes runs a transition rule only on update, where the old object has the field.
         return;
     }
-    if transition && !optional_old && old == Some(this) {
+    if transition && !optional_old && (compared.same || old == Some(this)) {
         // Validation ratcheting: the API server does not re-validate a value the update leaves
         // as it was (a missing field stays "no such key" on both sides, which is not a change).
         report.evaluated += 1;
@@ -874,6 +918,57 @@ mod tests {
                 Some(&json!({"mode": "Initial"}))
             )),
             Vec::<String>::new()
+        );
+    }
+
+    /// An unchanged object (the base is the same document) is validated exactly like an update to
+    /// an equal copy: transition rules ratchet, `optionalOldSelf` rules see the old value, and
+    /// plain rules and schema errors are reported as before.
+    #[test]
+    fn an_unchanged_object_is_validated_like_an_update_to_an_equal_copy() {
+        let e = entry(json!({
+            "type": "object",
+            "properties": {
+                "arch": {"type": "string", "x-kubernetes-validations": [
+                    {"rule": "self == oldSelf", "message": "arch is immutable"},
+                    {"rule": "self != 'arm'", "message": "no arm"}
+                ]},
+                "mode": {"type": "string", "x-kubernetes-validations": [{
+                    "rule": "oldSelf.hasValue() && oldSelf.value() == 'Initial' && self == 'Initial'",
+                    "optionalOldSelf": true,
+                    "message": "mode stays Initial"
+                }]},
+                "pools": {"type": "array", "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "properties": {
+                        "name": {"type": "string"},
+                        "size": {"type": "integer", "minimum": 1,
+                            "x-kubernetes-validations": [{"rule": "self >= oldSelf", "message": "no shrinking"}]}
+                    }}},
+                "count": {"type": "integer", "maximum": 3}
+            }
+        }));
+        for object in [
+            json!({"arch": "arm", "mode": "Other", "count": 5, "pools": [{"name": "a", "size": 0}, {"name": "a", "size": 2}]}),
+            json!({"arch": "x86", "mode": "Initial", "count": 1, "pools": [{"name": "b", "size": 3}]}),
+        ] {
+            let copy = object.clone();
+            assert_eq!(
+                lines(&validate_unchanged(&e, &object)),
+                lines(&validate(&e, &object, Some(&copy))),
+                "{object}"
+            );
+        }
+        assert_eq!(
+            lines(&validate_unchanged(
+                &e,
+                &json!({"arch": "arm", "mode": "Other", "count": 5})
+            )),
+            vec![
+                "Rule /arch Invalid value: \"string\": no arm",
+                "Schema /count count in body should be less than or equal to 3",
+                "TransitionRule /mode Invalid value: \"string\": mode stays Initial",
+            ]
         );
     }
 

@@ -314,9 +314,13 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
     };
     let head = json(target.root);
     let old_doc = target.base.filter(|_| entry.has_transition_rules());
-    let old = old_doc.map(|(_, root)| json(root));
+    // The base revision is the very same document (an unchanged file): no second conversion.
+    let unchanged = old_doc.is_some_and(|(_, root)| std::ptr::eq(root, target.root));
+    let old = old_doc.filter(|_| !unchanged).map(|(_, root)| json(root));
     let report = if target.partial {
         engine::validate_patch(entry, &head)
+    } else if unchanged {
+        engine::validate_unchanged(entry, &head)
     } else {
         engine::validate(entry, &head, old.as_ref())
     };

@@ -11,6 +11,26 @@ use common::{
 };
 use serde_json::Value;
 
+/// A `kubectl` that logs each call's arguments to the returned file, then runs the real one.
+fn logging_kubectl() -> (tempfile::TempDir, std::path::PathBuf) {
+    let bin = tempfile::tempdir().expect("tempdir");
+    let log = bin.path().join("calls.log");
+    let wrapper = bin.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    (bin, log)
+}
+
 /// A repository whose HEAD^ is the case's `before` tree and HEAD its `after` tree.
 fn repo(case: &str) -> Repo {
     let repo = Repo::new();
@@ -830,22 +850,8 @@ fn unchanged_roots_are_rendered_once_for_both_revisions() {
         return;
     }
     let repo = repo("nodepool-env-patch");
-    let bin = tempfile::tempdir().expect("tempdir");
-    let log = bin.path().join("calls.log");
-    let wrapper = bin.path().join("kubectl");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
-            log.display()
-        ),
-    )
-    .expect("write");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    let wrapper_arg = wrapper.to_string_lossy().into_owned();
+    let (bin, log) = logging_kubectl();
+    let wrapper_arg = bin.path().join("kubectl").to_string_lossy().into_owned();
     let r = check_git(&repo, &["--kustomize", &wrapper_arg]);
     assert_eq!(r["forecast"].as_array().map(Vec::len), Some(1));
     let calls = std::fs::read_to_string(&log).expect("log");
@@ -1163,6 +1169,19 @@ fn comparable(mut r: Value) -> Value {
     r
 }
 
+/// `check` of HEAD^ against HEAD, as JSON.
+const COMPARE_COMMITS_JSON: [&str; 7] = [
+    "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+];
+
+/// The benchmark generator's small fleet (seed 1): one identity kustomization per cluster.
+fn small_fleet() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let fleet = tmp.path().join("fleet");
+    repogen::generate(repogen::Size::Small, 1, &fleet).expect("generate");
+    (tmp, fleet)
+}
+
 /// Roots that only list files (the render is the input) are taken from the parsed files, not
 /// run through Kustomize; the report must be exactly what running Kustomize on every root gives.
 #[test]
@@ -1170,9 +1189,7 @@ fn roots_that_only_list_files_report_exactly_what_kustomize_renders() {
     if !require_kubectl("roots_that_only_list_files_report_exactly_what_kustomize_renders") {
         return;
     }
-    let tmp = tempfile::tempdir().expect("tmp");
-    let fleet = tmp.path().join("fleet");
-    repogen::generate(repogen::Size::Small, 1, &fleet).expect("generate");
+    let (_tmp, fleet) = small_fleet();
     let mut repos: Vec<(String, std::path::PathBuf, Option<Repo>)> =
         vec![("generated small fleet".into(), fleet, None)];
     for case in common::case_dirs(&project_root().join("testdata/real")) {
@@ -1185,19 +1202,10 @@ fn roots_that_only_list_files_report_exactly_what_kustomize_renders() {
     }
     assert!(repos.len() > 5, "the real cases are found");
     for (name, path, _keep) in &repos {
-        let args = [
-            "check",
-            "--base",
-            "HEAD^",
-            "--head",
-            "HEAD",
-            "--format",
-            "json",
-            "--now",
-            "2026-11-18T10:00:00Z",
-        ];
+        let mut args = COMPARE_COMMITS_JSON.to_vec();
+        args.extend(["--now", "2026-11-18T10:00:00Z"]);
         let emulated = nodecast(path, &args);
-        let mut all = args.to_vec();
+        let mut all = args.clone();
         all.push("--render-every-root");
         let rendered = nodecast(path, &all);
         assert_eq!(emulated.code, rendered.code, "{name}: exit codes");
@@ -1216,36 +1224,11 @@ fn only_roots_with_transformations_run_kustomize() {
     if !require_kubectl("only_roots_with_transformations_run_kustomize") {
         return;
     }
-    let tmp = tempfile::tempdir().expect("tmp");
-    let fleet = tmp.path().join("fleet");
-    repogen::generate(repogen::Size::Small, 1, &fleet).expect("generate");
-    let bin = tempfile::tempdir().expect("tempdir");
-    let log = bin.path().join("calls.log");
-    let wrapper = bin.path().join("kubectl");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
-            log.display()
-        ),
-    )
-    .expect("write");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    let wrapper_arg = wrapper.to_string_lossy().into_owned();
-    let args = [
-        "check",
-        "--base",
-        "HEAD^",
-        "--head",
-        "HEAD",
-        "--format",
-        "json",
-        "--kustomize",
-        &wrapper_arg,
-    ];
+    let (_tmp, fleet) = small_fleet();
+    let (bin, log) = logging_kubectl();
+    let wrapper_arg = bin.path().join("kubectl").to_string_lossy().into_owned();
+    let mut args = COMPARE_COMMITS_JSON.to_vec();
+    args.extend(["--kustomize", &wrapper_arg]);
     let run = nodecast(&fleet, &args);
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     assert!(

@@ -4,6 +4,7 @@ mod tree;
 
 use crate::diagnostic::Location;
 use crate::inventory::{Inventory, Object, ObjectId};
+use rayon::prelude::*;
 
 pub use tree::{diff_objects, same_value};
 
@@ -98,7 +99,7 @@ impl Diff {
         base: &Inventory,
         head: &Inventory,
         has_base: bool,
-        cluster_of: &dyn Fn(&Object) -> String,
+        cluster_of: &(dyn Fn(&Object) -> String + Sync),
     ) -> Diff {
         let mut diff = Diff::default();
         if !has_base {
@@ -106,32 +107,43 @@ impl Diff {
         }
         let (base_defs, head_defs) = (definitions(base), definitions(head));
         let mut ids: Vec<&ObjectId> = base.by_id.keys().chain(head.by_id.keys()).collect();
-        ids.sort();
+        ids.par_sort_unstable();
         ids.dedup();
-        for id in ids {
-            let b = base_defs.get(id).map(Vec::as_slice).unwrap_or_default();
-            let h = head_defs.get(id).map(Vec::as_slice).unwrap_or_default();
-            if b.len() <= 1 && h.len() <= 1 {
-                diff.pair(base, head, id, b.first().copied(), h.first().copied());
-                continue;
-            }
-            // Several definitions: pair them cluster by cluster (first definition of each). Each
-            // definition's cluster is computed once: an identity defined by every cluster of a
-            // fleet must not cost clusters² lookups.
-            let first_by_cluster = |inv: &Inventory, defs: &[usize]| {
-                let mut first: std::collections::BTreeMap<String, usize> = Default::default();
-                for &i in defs {
-                    first.entry(cluster_of(&inv.objects[i])).or_insert(i);
+        // Identities are compared independently: in parallel, appended in identity order.
+        let compared: Vec<Diff> = ids
+            .par_iter()
+            .map(|&id| {
+                let mut one = Diff::default();
+                let b = base_defs.get(id).map(Vec::as_slice).unwrap_or_default();
+                let h = head_defs.get(id).map(Vec::as_slice).unwrap_or_default();
+                if b.len() <= 1 && h.len() <= 1 {
+                    one.pair(base, head, id, b.first().copied(), h.first().copied());
+                    return one;
                 }
-                first
-            };
-            let (bf, hf) = (first_by_cluster(base, b), first_by_cluster(head, h));
-            let mut keys: Vec<&String> = bf.keys().chain(hf.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            for key in keys {
-                diff.pair(base, head, id, bf.get(key).copied(), hf.get(key).copied());
-            }
+                // Several definitions: pair them cluster by cluster (first definition of each).
+                // Each definition's cluster is computed once: an identity defined by every
+                // cluster of a fleet must not cost clusters² lookups.
+                let first_by_cluster = |inv: &Inventory, defs: &[usize]| {
+                    let mut first: std::collections::BTreeMap<String, usize> = Default::default();
+                    for &i in defs {
+                        first.entry(cluster_of(&inv.objects[i])).or_insert(i);
+                    }
+                    first
+                };
+                let (bf, hf) = (first_by_cluster(base, b), first_by_cluster(head, h));
+                let mut keys: Vec<&String> = bf.keys().chain(hf.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                for key in keys {
+                    one.pair(base, head, id, bf.get(key).copied(), hf.get(key).copied());
+                }
+                one
+            })
+            .filter(|one| !one.changes.is_empty() || !one.moved.is_empty())
+            .collect();
+        for one in compared {
+            diff.changes.extend(one.changes);
+            diff.moved.extend(one.moved);
         }
         // A wrapper that newly demands a deletion (ACM `mustnothave`) deletes the object from the
         // clusters that have it, even when this repository did not define it before.

@@ -69,7 +69,8 @@ pub struct Diff {
     pub changes: Vec<ObjectChange>,
     /// Objects whose definition moved to another file unchanged: (identity, from, to).
     pub moved: Vec<(ObjectId, String, String)>,
-    /// Identity → index of its first change, built on first use (models ask once per object).
+    /// Identity → index of its first change, built on first use (models ask once per object;
+    /// `changes` is complete when [`Diff::compute_grouped`] returns and is not modified after).
     index: std::sync::OnceLock<std::collections::HashMap<ObjectId, usize>>,
 }
 

@@ -140,10 +140,11 @@ pub struct Inventory {
     pub references: Vec<Reference>,
     /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
     pub deletions: Vec<usize>,
-    /// (group, kind, namespace, name) → first definition in any scope, deleted ones included:
-    /// well-known singletons (`coreos-bootimages`) are looked up per NodePool.
+    /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
+    /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
+    /// up per NodePool.
     by_name: HashMap<u64, Vec<usize>>,
-    /// (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
+    /// Hash of (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
     /// [`Inventory::resolve_index`]'s "the only one of that name" without a scan per reference.
     scopes_of_name: HashMap<u64, Vec<usize>>,
     /// Wrapper identity → objects it carries, for [`Inventory::carried_pointers`].

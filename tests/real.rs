@@ -85,21 +85,26 @@ fn changes(r: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// (path, file, line, column) of every changed field of the change at `index`.
-fn fields(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
-    r["changes"][index]["fields"]
-        .as_array()
-        .expect("fields")
+/// (key, file, line, column) of every located entry of a report list (`key` names the entry:
+/// a field's `path`, a cause's `object`).
+fn located(list: &Value, key: &str) -> Vec<(String, String, u64, u64)> {
+    list.as_array()
+        .expect("a list of located entries")
         .iter()
-        .map(|f| {
+        .map(|e| {
             (
-                f["path"].as_str().unwrap_or_default().to_string(),
-                f["file"].as_str().unwrap_or_default().to_string(),
-                f["line"].as_u64().unwrap_or_default(),
-                f["column"].as_u64().unwrap_or_default(),
+                e[key].as_str().unwrap_or_default().to_string(),
+                e["file"].as_str().unwrap_or_default().to_string(),
+                e["line"].as_u64().unwrap_or_default(),
+                e["column"].as_u64().unwrap_or_default(),
             )
         })
         .collect()
+}
+
+/// (path, file, line, column) of every changed field of the change at `index`.
+fn fields(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
+    located(&r["changes"][index]["fields"], "path")
 }
 
 fn change(object: &str, kind: &str, group: &str) -> (String, String, String) {
@@ -141,19 +146,7 @@ fn entry(cluster: &str, pool: &str, action: &str, drain: bool) -> (String, Strin
 
 /// (object, file, line, column) of every cause of the forecast entry at `index`.
 fn causes(r: &Value, index: usize) -> Vec<(String, String, u64, u64)> {
-    r["forecast"][index]["causes"]
-        .as_array()
-        .expect("causes")
-        .iter()
-        .map(|c| {
-            (
-                c["object"].as_str().unwrap_or_default().to_string(),
-                c["file"].as_str().unwrap_or_default().to_string(),
-                c["line"].as_u64().unwrap_or_default(),
-                c["column"].as_u64().unwrap_or_default(),
-            )
-        })
-        .collect()
+    located(&r["forecast"][index]["causes"], "object")
 }
 
 fn cause(object: &str, file: &str, line: u64, col: u64) -> (String, String, u64, u64) {

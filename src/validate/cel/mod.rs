@@ -195,18 +195,6 @@ fn message_of(result: Result<Value, Failure>) -> Option<String> {
     }
 }
 
-/// Runs a compiled program with `self` (and `oldSelf` for transition rules) bound.
-pub fn run(program: &Program, this: &Value, old: Option<&Value>) -> Result<Value, Failure> {
-    ROOT.with(|root| {
-        let mut ctx = root.new_inner_scope();
-        ctx.add_variable_from_value("self", this.clone());
-        if let Some(old) = old {
-            ctx.add_variable_from_value("oldSelf", old.clone());
-        }
-        execute(program, &ctx)
-    })
-}
-
 fn execute(program: &Program, ctx: &Context<'_, '_>) -> Result<Value, Failure> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| program.execute(ctx)))
         .map_err(|_| Failure::Unsupported("the CEL interpreter panicked".to_string()))?
@@ -232,17 +220,13 @@ pub enum Failure {
     Unsupported(String),
 }
 
-/// Evaluates a rule: `Pass` when it yields `true`, `Fail` on `false`.
+/// Evaluates one rule on its own (tests and one-off checks): `Pass` when it yields `true`, `Fail`
+/// on `false`; `oldSelf` is bound when `old` is given. Validation uses [`at_node`].
 pub fn evaluate(rule: &str, this: &Value, old: Option<&Value>) -> Outcome {
-    let program = match compile(rule) {
-        Ok(p) => p,
-        Err(e) => return Outcome::Unevaluable(e),
+    let old_self = if old.is_some() {
+        OldSelf::Value
+    } else {
+        OldSelf::Unbound
     };
-    outcome(run(&program, this, old))
-}
-
-/// Evaluates a `messageExpression`; `None` when it cannot (the static message is used then).
-pub fn message(expr: &str, this: &Value, old: Option<&Value>) -> Option<String> {
-    let program = compile(expr).ok()?;
-    message_of(run(&program, this, old))
+    at_node(this, old, |bound| bound.evaluate(rule, old_self))
 }

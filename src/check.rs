@@ -41,6 +41,8 @@ pub struct Outcome {
     pub suppressed: usize,
     /// Findings dropped because the baseline holds them.
     pub baselined: usize,
+    /// Findings the base revision already had (listed in `diagnostics` only with `--all`).
+    pub pre_existing: usize,
     /// CEL rules nodecast could not evaluate (listed with `--verbose`).
     pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
 }
@@ -74,6 +76,8 @@ pub struct Options {
     pub assumed_platform: Option<String>,
     /// Whether and how Kustomize roots are rendered.
     pub render: crate::render::Settings,
+    /// List pre-existing findings too (`--all`, `report: all`), not only what the change brings.
+    pub report_all: bool,
 }
 
 impl Options {
@@ -93,6 +97,7 @@ impl Options {
             stream_metadata: None,
             assumed_platform: None,
             render: crate::render::Settings::default(),
+            report_all: false,
         }
     }
 }
@@ -117,46 +122,20 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         || Inventory::build_with(&files.head, &rendered.head),
     );
     clock.lap("inventory");
-    // One identity may be defined once per standalone cluster: pair definitions by cluster.
-    let roots = forecast::mco::cluster_roots(&base, &head);
-    let diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
-        forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
-    });
+    let diff = diff_of(options, &base, &head, loaded.has_base);
     clock.lap("diff");
-    let input = forecast::Input {
-        base: &base,
-        head: &head,
-        diff: &diff,
+    let evaluated = evaluate(
         options,
-    };
-    // The models and schema validation read the same inventories and nothing of each other:
-    // they run side by side (validation spreads over the cores the models leave idle).
-    let ((forecast, unforecast, mut diagnostics), validation) = rayon::join(
-        || {
-            let modelled = forecast::forecast(&input);
-            let unforecast = forecast::unforecast(&head, &diff, &modelled);
-            let mut forecast = modelled.impacts;
-            let mut diagnostics = modelled.diagnostics;
-            crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
-            (forecast, unforecast, diagnostics)
+        Pair {
+            base_files: &files.base,
+            head_files: &files.head,
+            base: &base,
+            head: &head,
+            diff: &diff,
         },
-        || crate::validate::run(&base, &head, &files.head, &options.validation),
-    );
-    let validation = validation?;
-    clock.lap("forecast+validate");
-    diagnostics.extend(rendered.diagnostics);
-    diagnostics.extend(validation.diagnostics);
-    supersede_duplicate_findings(&mut diagnostics);
-    diagnostics.extend(rules::run(&rules::Context {
-        base_files: &files.base,
-        head_files: &files.head,
-        base: &base,
-        head: &head,
-        diff: &diff,
-        forecast: &forecast,
-    }));
-    clock.lap("rules");
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        rendered.diagnostics.clone(),
+    )?;
+    clock.lap("forecast+validate+rules");
     let trailer_acks = if options.policy.require_ack {
         crate::policy::ack::trailers(
             &options.compare.path,
@@ -170,17 +149,29 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         &options.policy,
         crate::policy::Input {
             files: &files,
-            forecast: &forecast,
-            unforecast: &unforecast,
+            forecast: &evaluated.forecast,
+            unforecast: &evaluated.unforecast,
             diff: &diff,
             base: &base,
             head: &head,
             trailer_acks,
         },
-        diagnostics,
+        evaluated.diagnostics,
     );
-    let diagnostics = applied.diagnostics;
+    let mut diagnostics = applied.diagnostics;
     clock.lap("policy");
+    let mut pre_existing = 0;
+    if loaded.has_base && !diagnostics.is_empty() {
+        // What the base revision already had, linted on its own exactly as the head is: a
+        // finding found there too is pre-existing, not something this change introduces.
+        let before = lint_alone(options, &files.base, &base, &rendered.diagnostics)?;
+        pre_existing =
+            crate::policy::introduced::classify(&mut diagnostics, &before, &files, &diff);
+        if !options.report_all {
+            diagnostics.retain(|d| d.state.introduced());
+        }
+        clock.lap("pre-existing");
+    }
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -189,15 +180,145 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         base,
         head,
         diff,
-        forecast,
-        unforecast,
+        forecast: evaluated.forecast,
+        unforecast: evaluated.unforecast,
         diagnostics,
+        pre_existing,
         now,
         verbose: options.verbose,
         suppressed: applied.suppressed,
         baselined: applied.baselined,
-        unevaluated_rules: validation.skipped,
+        unevaluated_rules: evaluated.skipped,
     })
+}
+
+/// Pairs base and head definitions; one identity may be defined once per standalone cluster.
+fn diff_of(options: &Options, base: &Inventory, head: &Inventory, has_base: bool) -> Diff {
+    let roots = forecast::mco::cluster_roots(base, head);
+    Diff::compute_grouped(base, head, has_base, &|o| {
+        forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
+    })
+}
+
+/// The two revisions one evaluation reads.
+#[derive(Clone, Copy)]
+struct Pair<'a> {
+    base_files: &'a [parse::FileEntry],
+    head_files: &'a [parse::FileEntry],
+    base: &'a Inventory,
+    head: &'a Inventory,
+    diff: &'a Diff,
+}
+
+/// What the models, validation and rules found for one pair of revisions (before the policy).
+struct Evaluation {
+    forecast: Vec<Impact>,
+    unforecast: Vec<ObjectId>,
+    diagnostics: Vec<Diagnostic>,
+    skipped: Vec<(ObjectId, crate::validate::Skipped)>,
+}
+
+/// Forecasts, validates and runs the rules on one pair of revisions.
+fn evaluate(
+    options: &Options,
+    pair: Pair<'_>,
+    rendered: Vec<Diagnostic>,
+) -> Result<Evaluation, Fatal> {
+    let input = forecast::Input {
+        base: pair.base,
+        head: pair.head,
+        diff: pair.diff,
+        options,
+    };
+    // The models and schema validation read the same inventories and nothing of each other:
+    // they run side by side (validation spreads over the cores the models leave idle).
+    let ((forecast, unforecast, mut diagnostics), validation) = rayon::join(
+        || {
+            let modelled = forecast::forecast(&input);
+            let unforecast = forecast::unforecast(pair.head, pair.diff, &modelled);
+            let mut forecast = modelled.impacts;
+            let mut diagnostics = modelled.diagnostics;
+            crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
+            (forecast, unforecast, diagnostics)
+        },
+        || crate::validate::run(pair.base, pair.head, pair.head_files, &options.validation),
+    );
+    let validation = validation?;
+    diagnostics.extend(rendered);
+    diagnostics.extend(validation.diagnostics);
+    supersede_duplicate_findings(&mut diagnostics);
+    diagnostics.extend(rules::run(&rules::Context {
+        base_files: pair.base_files,
+        head_files: pair.head_files,
+        base: pair.base,
+        head: pair.head,
+        diff: pair.diff,
+        forecast: &forecast,
+    }));
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    Ok(Evaluation {
+        forecast,
+        unforecast,
+        diagnostics,
+        skipped: validation.skipped,
+    })
+}
+
+/// The findings of the base revision linted on its own (no base to compare it with), through
+/// the same suppressions and rule levels as the head; configuration, baseline and
+/// acknowledgement findings belong to the run, not to a revision, and are left out.
+fn lint_alone(
+    options: &Options,
+    files: &[parse::FileEntry],
+    inventory: &Inventory,
+    rendered: &[Diagnostic],
+) -> Result<Vec<Diagnostic>, Fatal> {
+    let empty = Inventory::default();
+    let diff = diff_of(options, &empty, inventory, false);
+    // Render findings of the base revision, seen as the lone revision's.
+    let rendered: Vec<Diagnostic> = rendered
+        .iter()
+        .filter(|d| d.location.side == crate::diagnostic::Side::Base)
+        .cloned()
+        .map(|mut d| {
+            d.location.side = crate::diagnostic::Side::Head;
+            d
+        })
+        .collect();
+    let evaluated = evaluate(
+        options,
+        Pair {
+            base_files: &[],
+            head_files: files,
+            base: &empty,
+            head: inventory,
+            diff: &diff,
+        },
+        rendered,
+    )?;
+    let sides = ParsedSides {
+        base: Vec::new(),
+        head: files.to_vec(),
+        parsed_count: 0,
+    };
+    let mut policy = options.policy.clone();
+    policy.baseline = None;
+    policy.require_ack = false;
+    policy.config.diagnostics.clear();
+    let applied = crate::policy::apply(
+        &policy,
+        crate::policy::Input {
+            files: &sides,
+            forecast: &evaluated.forecast,
+            unforecast: &evaluated.unforecast,
+            diff: &diff,
+            base: &empty,
+            head: inventory,
+            trailer_acks: Vec::new(),
+        },
+        evaluated.diagnostics,
+    );
+    Ok(applied.diagnostics)
 }
 
 /// Two rules that report the same problem on the same line: the first of each pair gives way to

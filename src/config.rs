@@ -14,7 +14,7 @@ use crate::rules;
 pub const FILE_NAMES: [&str; 2] = [".nodecast.yaml", ".nodecast.yml"];
 
 /// Every top-level key, for validation and "did you mean".
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 11] = [
     "include",
     "exclude",
     "rules",
@@ -25,6 +25,7 @@ pub const KEYS: [&str; 10] = [
     "require-ack",
     "baseline",
     "platform",
+    "report",
 ];
 
 /// Infrastructure platform types `platform` accepts (the cluster's platform when the repository
@@ -89,6 +90,9 @@ pub struct Config {
     pub baseline: Option<String>,
     /// `platform`: the clusters' platform when the repository holds no `Infrastructure/cluster`.
     pub platform: Option<String>,
+    /// `report: all`: list the findings the base revision already had too (default `new`: only
+    /// what the change brings is listed and decides the exit code).
+    pub report_all: bool,
     /// Problems of the file itself (C101 unknown key, C102 invalid value).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -220,6 +224,20 @@ pub fn parse(text: &str, path: &str) -> Config {
             "assume-nodes" => cfg.assume_nodes = v.counts(value),
             "require-ack" => cfg.require_ack = v.boolean(value).unwrap_or(false),
             "baseline" => cfg.baseline = v.string(value),
+            "report" => {
+                cfg.report_all = match v.string(value).as_deref() {
+                    Some("all") => true,
+                    Some("new") | None => false,
+                    Some(other) => {
+                        v.invalid(
+                            value.span,
+                            format!("`report: {other}` is not `new` or `all`"),
+                            "use `new` (only findings the change introduces, the default) or `all`",
+                        );
+                        false
+                    }
+                }
+            }
             "platform" => {
                 cfg.platform = v.string(value).filter(|p| {
                     let known = PLATFORMS.contains(&p.as_str());

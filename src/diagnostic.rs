@@ -81,6 +81,35 @@ impl Location {
     }
 }
 
+/// Whether the compared change brought a finding: a pull request fails only for what it
+/// introduces, so findings the base revision already had are counted, not failed on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum State {
+    /// The base revision does not have it (or there is no base to compare with).
+    #[default]
+    New,
+    /// The base revision has it too, and the change edited the place it points at.
+    Changed,
+    /// The base revision has it, and the change did not touch its place.
+    PreExisting,
+}
+
+impl State {
+    /// The contract name (JSON `state`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::New => "new",
+            State::Changed => "changed",
+            State::PreExisting => "pre-existing",
+        }
+    }
+
+    /// Whether the finding counts for the exit code and is shown by default.
+    pub fn introduced(self) -> bool {
+        self != State::PreExisting
+    }
+}
+
 /// A secondary place shown with a finding (the other duplicate, the referring object).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -111,6 +140,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// The object concerned, `Kind/namespace/name` or `Kind/name`.
     pub object: Option<String>,
+    /// New, changed or pre-existing, against the base revision.
+    pub state: State,
 }
 
 impl Diagnostic {
@@ -126,6 +157,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             object: None,
+            state: State::New,
         }
     }
 

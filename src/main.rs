@@ -127,6 +127,10 @@ struct CheckArgs {
     /// Always exit 0 when the check ran, whatever it found.
     #[arg(long)]
     exit_zero: bool,
+    /// Also list findings the base revision already has (by default only what the change
+    /// introduces is listed and decides the exit code; also `report: all`).
+    #[arg(long)]
+    all: bool,
     /// The current time for time-dependent decisions (RFC 3339), for reproducible runs.
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
@@ -448,6 +452,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         options.policy.baseline = Some((b, relative_name(&file, &root)));
     }
     options.policy.require_ack = args.require_ack || options.policy.config.require_ack;
+    options.report_all = args.all || options.policy.config.report_all;
     options.policy.acks = args.ack.clone();
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,
@@ -485,6 +490,8 @@ fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCod
     args.baseline = None;
     let (mut options, _) = options(&args)?;
     options.policy.baseline = None;
+    // The baseline records every finding of the head, pre-existing or not.
+    options.report_all = true;
     let outcome = check::run(&options)?;
     let baseline = nodecast::policy::baseline::of(&outcome.diagnostics, &outcome.files);
     let mut text = serde_json::to_string_pretty(&baseline)
@@ -548,7 +555,12 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         publish_to_actions(&outcome)?;
     }
     print(&rendered)?;
-    let failed = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
+    // Only what the change introduces fails the run; pre-existing findings (listed with --all)
+    // are counted, not failed on.
+    let failed = outcome
+        .diagnostics
+        .iter()
+        .any(|d| d.severity >= threshold && d.state.introduced());
     // The process ends here: freeing every parsed tree one by one would only cost time.
     std::mem::forget(outcome);
     Ok(if failed && !args.exit_zero {

@@ -213,13 +213,21 @@ fn findings_on_changed_lines_are_annotated_first() {
     );
     repo.commit("feature");
     let gh = Actions::new(&base);
-    let run = gh.run(repo.path(), &["check"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let files: Vec<&str> = run
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("::warning "))
-        .filter_map(|l| l.split(',').next())
-        .collect();
-    assert_eq!(files, ["::warning file=z.yaml", "::warning file=a.yaml"]);
+    let annotated = |args: &[&str]| -> Vec<String> {
+        let run = gh.run(repo.path(), args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("::"))
+            .filter_map(|l| l.split(',').next())
+            .map(str::to_string)
+            .collect()
+    };
+    // By default only what the pull request brings is annotated.
+    assert_eq!(annotated(&["check"]), ["::warning file=z.yaml"]);
+    // With --all the old finding follows, as a notice: the pull request did not bring it.
+    assert_eq!(
+        annotated(&["check", "--all"]),
+        ["::warning file=z.yaml", "::notice file=a.yaml"]
+    );
 }

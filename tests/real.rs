@@ -685,7 +685,10 @@ fn a_hung_kustomize_is_stopped_at_the_timeout() {
     }
     let started = std::time::Instant::now();
     let fake_arg = fake.to_string_lossy().into_owned();
-    let r = check_git(&repo, &["--kustomize", &fake_arg, "--render-timeout", "1"]);
+    let r = check_git(
+        &repo,
+        &["--kustomize", &fake_arg, "--render-timeout", "1", "--all"],
+    );
     assert!(
         started.elapsed() < std::time::Duration::from_secs(20),
         "took {:?}",
@@ -1103,7 +1106,8 @@ spec:
     repo.commit("base");
     repo.write("policies/small-pods.yaml", &policy(120));
     repo.commit("head");
-    let r = check_git(&repo, &[]);
+    // The M108 advisory is on an unchanged line (pre-existing): listed with --all.
+    let r = check_git(&repo, &["--all"]);
     assert_eq!(
         diag_lines(&r),
         vec!["M108 info policies/small-pods.yaml:22:15"]

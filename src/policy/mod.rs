@@ -4,6 +4,7 @@
 
 pub mod ack;
 pub mod baseline;
+pub mod introduced;
 pub mod suppress;
 
 use crate::config::{Config, Level};

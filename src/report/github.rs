@@ -23,7 +23,11 @@ pub fn render(o: &Outcome) -> String {
     let mut shown = [0usize; 3];
     let mut omitted = [0usize; 3];
     for d in order {
-        let i = d.severity as usize;
+        let i = if d.state.introduced() {
+            d.severity as usize
+        } else {
+            Severity::Info as usize
+        };
         if shown[i] >= MAX_PER_LEVEL {
             omitted[i] += 1;
             continue;
@@ -54,14 +58,32 @@ pub fn render(o: &Outcome) -> String {
     let c = super::counts(o);
     let _ = writeln!(
         out,
-        "nodecast: {} error(s), {} warning(s), {} info(s); {} disruptive forecast entr{}",
+        "nodecast: {} error(s), {} warning(s), {} info(s); {} disruptive forecast entr{}{}",
         c.errors,
         c.warnings,
         c.infos,
         c.disruptive,
-        if c.disruptive == 1 { "y" } else { "ies" }
+        if c.disruptive == 1 { "y" } else { "ies" },
+        pre_existing_note(o)
     );
     out
+}
+
+/// "; N pre-existing finding(s) not shown" for the log lines and summaries.
+pub(crate) fn pre_existing_note(o: &Outcome) -> String {
+    if o.pre_existing == 0 {
+        return String::new();
+    }
+    let listed = o.diagnostics.iter().any(|d| !d.state.introduced());
+    format!(
+        "; {} pre-existing finding(s) {}",
+        o.pre_existing,
+        if listed {
+            "listed as notices"
+        } else {
+            "not shown (`--all` lists them)"
+        }
+    )
 }
 
 /// Whether the finding sits on a field the change touched (GitHub shows those in the diff).
@@ -101,10 +123,11 @@ pub fn escape_property(s: &str) -> String {
 
 /// One `::error file=…::message` line.
 pub fn annotation(d: &Diagnostic, texts: &Texts) -> String {
-    let command = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "notice",
+    // A pre-existing finding (listed with --all) is a notice: the change did not bring it.
+    let command = match (d.severity, d.state.introduced()) {
+        (_, false) | (Severity::Info, _) => "notice",
+        (Severity::Error, true) => "error",
+        (Severity::Warning, true) => "warning",
     };
     let mut props = vec![format!("file={}", escape_property(&d.location.path))];
     if let Some((sl, sc, el, ec)) = super::sarif::region(&d.location, texts) {
@@ -119,7 +142,10 @@ pub fn annotation(d: &Diagnostic, texts: &Texts) -> String {
     }
     props.push(format!(
         "title={}",
-        escape_property(&format!("nodecast ({})", d.code))
+        escape_property(&match d.state {
+            crate::diagnostic::State::PreExisting => format!("nodecast ({}, pre-existing)", d.code),
+            _ => format!("nodecast ({})", d.code),
+        })
     ));
     let mut message = d.message.clone();
     if d.location.side == Side::Base {

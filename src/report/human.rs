@@ -6,7 +6,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 
 use super::Texts;
 use crate::check::Outcome;
-use crate::diagnostic::{Diagnostic, Location, Severity, Side};
+use crate::diagnostic::{Diagnostic, Location, Severity, Side, State};
 use crate::diff::ChangeKind;
 
 /// Rendering choices.
@@ -54,9 +54,24 @@ pub fn render(o: &Outcome, style: Style) -> String {
     if o.baselined > 0 {
         let _ = write!(dropped, ", {} in the baseline", o.baselined);
     }
+    let mut pre_existing = String::new();
+    if o.pre_existing > 0 {
+        let listed = o.diagnostics.iter().any(|d| !d.state.introduced());
+        let _ = write!(
+            pre_existing,
+            "; {} pre-existing {} {}",
+            o.pre_existing,
+            plural(o.pre_existing, "finding", "findings"),
+            if listed {
+                "listed above (they do not fail the check)"
+            } else {
+                "not shown (--all lists them)"
+            }
+        );
+    }
     let _ = writeln!(
         out,
-        "{} {}, {} {}, {} {} in {} {} ({} {}{dropped})",
+        "{} {}, {} {}, {} {} in {} {} ({} {}{dropped}){pre_existing}",
         c.errors,
         plural(c.errors, "error", "errors"),
         c.warnings,
@@ -386,6 +401,17 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
     let mut help = d.help.clone().map(|h| vec![h]).unwrap_or_default();
     help.extend(d.notes.iter().map(|n| format!("note: {n}")));
     help.push(format!("docs: nodecast explain {}", d.code));
+    match d.state {
+        State::PreExisting => help.push(
+            "note: pre-existing: the base revision has this finding too; it does not fail the check"
+                .into(),
+        ),
+        State::Changed => help.push(
+            "note: the base revision has this finding too, and this change edits the place it points at"
+                .into(),
+        ),
+        State::New => {}
+    }
     let message = if framed {
         format!("{} {}", d.code, d.message)
     } else {

@@ -30,6 +30,7 @@ pub fn report(o: &Outcome) -> Value {
             "warnings": counts.warnings,
             "infos": counts.infos,
             "disruptive": counts.disruptive,
+            "pre_existing": counts.pre_existing,
         },
     })
 }
@@ -65,6 +66,7 @@ pub fn diagnostic(d: &Diagnostic) -> Value {
         "object": d.object,
         "help": d.help,
         "url": d.url(),
+        "state": d.state.as_str(),
         "notes": d.notes,
         "related": d.related.iter().map(|l| {
             let (line, column, end_line, end_column) = position(&l.location);

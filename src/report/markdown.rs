@@ -62,6 +62,19 @@ pub fn render(o: &Outcome, budget: usize) -> String {
         c.disruptive,
         if c.disruptive == 1 { "y" } else { "ies" }
     );
+    if o.pre_existing > 0 {
+        let listed = o.diagnostics.iter().any(|d| !d.state.introduced());
+        let _ = writeln!(
+            out,
+            "{} pre-existing finding(s) (the base revision has them too) {}.\n",
+            o.pre_existing,
+            if listed {
+                "are listed below, marked *pre-existing*; they do not fail the check"
+            } else {
+                "are not shown and do not fail the check; `--all` lists them"
+            }
+        );
+    }
     if o.suppressed > 0 || o.baselined > 0 {
         let _ = writeln!(
             out,
@@ -146,6 +159,9 @@ fn finding_row(d: &Diagnostic, texts: &Texts) -> String {
         Side::Base => format!("{at} (base)"),
     };
     let mut message = cell(&d.message);
+    if d.state == crate::diagnostic::State::PreExisting {
+        message.insert_str(0, "*pre-existing:* ");
+    }
     if let Some(help) = &d.help {
         message.push_str(&format!("<br>help: {}", cell(help)));
     }
@@ -198,6 +214,7 @@ pub(crate) mod tests {
             verbose: false,
             suppressed: 0,
             baselined: 0,
+            pre_existing: 0,
             unevaluated_rules: Vec::new(),
         }
     }

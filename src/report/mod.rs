@@ -28,11 +28,18 @@ pub struct Counts {
     pub infos: usize,
     /// Forecast entries that disrupt nodes.
     pub disruptive: usize,
+    /// Findings the base revision already had: counted here, not in errors/warnings/infos.
+    pub pre_existing: usize,
 }
 
 /// Counts the outcome.
 pub fn counts(o: &Outcome) -> Counts {
-    let by = |s: Severity| o.diagnostics.iter().filter(|d| d.severity == s).count();
+    let by = |s: Severity| {
+        o.diagnostics
+            .iter()
+            .filter(|d| d.severity == s && d.state.introduced())
+            .count()
+    };
     Counts {
         files: o.files.head.len(),
         objects: o.head.objects.len(),
@@ -44,6 +51,7 @@ pub fn counts(o: &Outcome) -> Counts {
             .iter()
             .filter(|i| i.action != Action::None)
             .count(),
+        pre_existing: o.pre_existing,
     }
 }
 

@@ -193,6 +193,16 @@ fn result(o: &Outcome, d: &Diagnostic, texts: &Texts) -> Value {
         res.insert("ruleIndex".into(), json!(i));
     }
     res.insert("level".into(), json!(level(d.severity)));
+    if o.has_base {
+        res.insert(
+            "baselineState".into(),
+            json!(match d.state {
+                crate::diagnostic::State::New => "new",
+                crate::diagnostic::State::Changed => "updated",
+                crate::diagnostic::State::PreExisting => "unchanged",
+            }),
+        );
+    }
     res.insert("message".into(), json!({ "text": text }));
     res.insert(
         "locations".into(),

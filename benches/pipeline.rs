@@ -85,6 +85,7 @@ fn stages(c: &mut Criterion) {
                     head: &head,
                     diff: &diff,
                     forecast: &impacts,
+                    cluster_roots: &[],
                 })
             })
         });

@@ -109,7 +109,8 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut loaded = source::load(&options.compare)?;
     crate::policy::select_files(&options.policy, &mut loaded);
     clock.lap("source");
-    let files = parse::parse_sides(&loaded.base, &loaded.head);
+    let mut files = parse::parse_sides(&loaded.base, &loaded.head);
+    crate::classify::assign(&mut files);
     clock.lap("parse");
     let trees = crate::render::tree::trees(&loaded, &options.compare);
     let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
@@ -164,7 +165,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
-        let before = lint_alone(options, &files.base, &base, &rendered.diagnostics)?;
+        let before = lint_alone(options, &files.base, &base, &rendered.base_alone)?;
         pre_existing =
             crate::policy::introduced::classify(&mut diagnostics, &before, &files, &diff);
         if !options.report_all {
@@ -246,7 +247,6 @@ fn evaluate(
     let validation = validation?;
     diagnostics.extend(rendered);
     diagnostics.extend(validation.diagnostics);
-    supersede_duplicate_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: pair.base_files,
         head_files: pair.head_files,
@@ -254,7 +254,9 @@ fn evaluate(
         head: pair.head,
         diff: pair.diff,
         forecast: &forecast,
+        cluster_roots: &options.cluster_roots,
     }));
+    supersede_duplicate_findings(&mut diagnostics);
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(Evaluation {
         forecast,
@@ -275,16 +277,6 @@ fn lint_alone(
 ) -> Result<Vec<Diagnostic>, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
-    // Render findings of the base revision, seen as the lone revision's.
-    let rendered: Vec<Diagnostic> = rendered
-        .iter()
-        .filter(|d| d.location.side == crate::diagnostic::Side::Base)
-        .cloned()
-        .map(|mut d| {
-            d.location.side = crate::diagnostic::Side::Head;
-            d
-        })
-        .collect();
     let evaluated = evaluate(
         options,
         Pair {
@@ -294,7 +286,7 @@ fn lint_alone(
             head: inventory,
             diff: &diff,
         },
-        rendered,
+        rendered.to_vec(),
     )?;
     let sides = ParsedSides {
         base: Vec::new(),
@@ -324,8 +316,9 @@ fn lint_alone(
 /// Two rules that report the same problem on the same line: the first of each pair gives way to
 /// the second. The CRD's transition rule (V104) speaks for the HyperShift model's immutable-field
 /// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
-/// off, so the API server drops `osImageStream`) explains the generic unknown-field V102.
-const SUPERSEDED: [(&str, &str); 2] = [("H110", "V104"), ("V102", "S105")];
+/// off, so the API server drops `osImageStream`) explains the generic unknown-field V102; the
+/// API server's type error (V101) says what a YAML 1.1 reading (Y003) did to the value.
+const SUPERSEDED: [(&str, &str); 3] = [("H110", "V104"), ("V102", "S105"), ("Y003", "V101")];
 
 fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
     let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);

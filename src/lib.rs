@@ -5,6 +5,7 @@
 //! [`rules`] → [`report`]. [`check::run`] drives it.
 
 pub mod check;
+pub mod classify;
 pub mod color;
 pub mod config;
 pub mod diagnostic;

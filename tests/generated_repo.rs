@@ -76,6 +76,30 @@ fn small_generated_repository_is_forecast_exactly() {
         .filter_map(|d| d["code"].as_str())
         .collect();
     assert!(codes.iter().all(|c| !c.starts_with('Y')), "{codes:?}");
+    // Noise regression: the whole fleet linted on its own has no finding at all (every object
+    // is one the API server accepts, every duplicate name is in another cluster).
+    let lint = nodecast(&dir, &["check", "--no-base", "--format", "json"]);
+    assert_eq!(lint.code, 0, "{}", lint.stderr);
+    assert_eq!(lint.json()["diagnostics"], serde_json::json!([]));
+    // A commit of comments only changes nothing and passes silently.
+    let np = "clusters/hosted/ap-south-1/hc-00001/nodepools.yaml";
+    {
+        let mut text = std::fs::read_to_string(dir.join(np)).expect("read");
+        text.push_str("# reviewed\n");
+        std::fs::write(dir.join(np), text).expect("write");
+        git_in(&dir, &["commit", "-qam", "comment only"]);
+        let quiet = nodecast(
+            &dir,
+            &[
+                "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+            ],
+        );
+        assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+        let r = quiet.json();
+        assert_eq!(r["diagnostics"], serde_json::json!([]));
+        assert_eq!(r["changes"], serde_json::json!([]));
+        git_in(&dir, &["reset", "-q", "--hard", "HEAD^"]);
+    }
 
     // A staged kernel argument in one standalone cluster (a MachineConfig whose name every
     // cluster shares) reboots that cluster's worker and infra pools, and nothing else.

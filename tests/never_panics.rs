@@ -10,10 +10,7 @@ use nodecast::rules::{self, Context};
 use proptest::prelude::*;
 
 fn run(base: &[u8], head: &[u8]) {
-    let entry = |bytes: &[u8]| FileEntry {
-        path: "f.yaml".into(),
-        parsed: Arc::new(parse_file(bytes)),
-    };
+    let entry = |bytes: &[u8]| FileEntry::new("f.yaml", Arc::new(parse_file(bytes)));
     let (b, h) = ([entry(base)], [entry(head)]);
     let (bi, hi) = (Inventory::build(&b), Inventory::build(&h));
     let diff = Diff::compute(&bi, &hi, true);
@@ -24,6 +21,7 @@ fn run(base: &[u8], head: &[u8]) {
         head: &hi,
         diff: &diff,
         forecast: &[],
+        cluster_roots: &[],
     });
     let settings = nodecast::validate::Settings::default();
     diags.extend(

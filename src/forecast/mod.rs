@@ -7,6 +7,7 @@
 pub mod boot_images;
 pub mod hypershift;
 pub mod mco;
+pub mod reach;
 pub mod streams;
 
 use serde::Serialize;
@@ -220,7 +221,8 @@ pub fn unforecast(
         .iter()
         .filter(|c| {
             let id = &c.id;
-            NODE_GROUPS.contains(&id.group.as_str())
+            (NODE_GROUPS.contains(&id.group.as_str())
+                && reach::cannot_reach_nodes(&id.group, &id.kind).is_none())
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
                 || carries_unknown(c)
         })

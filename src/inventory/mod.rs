@@ -180,7 +180,7 @@ impl Inventory {
     pub fn build_with(files: &[FileEntry], rendered: &SideRender) -> Self {
         let mut inv = Inventory::default();
         for file in files {
-            if rendered.consumed.contains(&file.path) {
+            if rendered.consumed.contains(&file.path) || !deployed(file.role) {
                 continue;
             }
             for doc_index in 0..file.parsed.docs.len() {
@@ -379,6 +379,16 @@ impl Inventory {
     }
 }
 
+/// Whether a file's objects reach a cluster as written: a patch or a file no kustomization
+/// lists never does; a generator's manifest does (the generator wraps it).
+fn deployed(role: crate::classify::Role) -> bool {
+    use crate::classify::{Partial, Role};
+    matches!(
+        role,
+        Role::Manifest | Role::Partial(Partial::GeneratorManifest)
+    )
+}
+
 /// The identity of a document, when it is a well-formed object (string apiVersion, kind and name).
 pub fn identity(root: &Node) -> Option<ObjectId> {
     let (api_version, kind) = type_meta(root)?;
@@ -434,10 +444,10 @@ apiVersion: hypershift.openshift.io/v1beta1
 kind: NodePool
 metadata: {name: c, namespace: clusters}
 ";
-        let files = vec![FileEntry {
-            path: "np.yaml".into(),
-            parsed: Arc::new(parse_file(yaml.as_bytes())),
-        }];
+        let files = vec![FileEntry::new(
+            "np.yaml",
+            Arc::new(parse_file(yaml.as_bytes())),
+        )];
         let inv = Inventory::build(&files);
         assert_eq!(inv.objects.len(), 4);
         for i in 0..inv.objects.len() + 1 {

@@ -129,6 +129,44 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
         .collect()
 }
 
+/// Whether an object is only *checked* by the ACM Policy that carries it: its
+/// ConfigurationPolicy (or the Policy itself, which overrides it) says `remediationAction:
+/// inform`, so ACM reports compliance and never creates or changes the object.
+pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
+    let Some(w) = &obj.origin.wrapper else {
+        return false;
+    };
+    if w.id.kind != "Policy" {
+        return false;
+    }
+    let Some(policy) = inv.get(&w.id) else {
+        return false;
+    };
+    let action = |n: &Node| {
+        n.path(&["spec", "remediationAction"])
+            .and_then(Node::as_str)
+            .map(str::to_ascii_lowercase)
+    };
+    if let Some(a) = action(policy.root()) {
+        return a == "inform";
+    }
+    // `/spec/policy-templates/N/objectDefinition` is the ConfigurationPolicy.
+    let segments: Vec<&str> = w.pointer.split('/').skip(1).take(4).collect();
+    let [_, _, index, _] = segments.as_slice() else {
+        return false;
+    };
+    let template = index.parse::<usize>().ok().and_then(|i| {
+        policy
+            .root()
+            .path(&["spec", "policy-templates"])
+            .and_then(Node::as_seq)
+            .and_then(|s| s.get(i))
+            .and_then(|t| t.get("objectDefinition"))
+    });
+    // ACM's default remediation is inform.
+    template.is_some_and(|t| action(t).is_none_or(|a| a == "inform"))
+}
+
 /// Whether an object carries `object-templates-raw` (a hub-side template that cannot be read).
 pub fn raw_templates(root: &Node) -> Option<&Node> {
     root.path(&["spec", "object-templates-raw"])

@@ -81,6 +81,19 @@ pub struct FileEntry {
     pub path: String,
     /// Shared between sides when the content is identical.
     pub parsed: Arc<ParsedFile>,
+    /// What the file is to the cluster (set by [`crate::classify`]; a manifest until then).
+    pub role: crate::classify::Role,
+}
+
+impl FileEntry {
+    /// A file read as a manifest until [`crate::classify`] says otherwise.
+    pub fn new(path: impl Into<String>, parsed: Arc<ParsedFile>) -> Self {
+        FileEntry {
+            path: path.into(),
+            parsed,
+            role: crate::classify::Role::Manifest,
+        }
+    }
 }
 
 /// The parsed files of both sides.
@@ -111,6 +124,7 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             .iter()
             .map(|f| FileEntry {
                 path: f.path.clone(),
+                role: crate::classify::Role::Manifest,
                 parsed: match &f.content {
                     Content::Bytes { id, .. } => parsed.get(id).cloned().unwrap_or_else(|| {
                         Arc::new(unparsed(FileStatus::Unreadable {

@@ -224,10 +224,10 @@ mod tests {
     }
 
     fn head_file(path: &str, text: &str) -> FileEntry {
-        FileEntry {
-            path: path.into(),
-            parsed: std::sync::Arc::new(crate::parse::parse_file(text.as_bytes())),
-        }
+        FileEntry::new(
+            path,
+            std::sync::Arc::new(crate::parse::parse_file(text.as_bytes())),
+        )
     }
 
     #[test]

@@ -141,15 +141,12 @@ mod tests {
     const NP: &str = "apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata:\n  name: workers\n  namespace: clusters\nspec:\n  replicas: 2\n";
 
     fn listed(kustomization: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
-        let mut entries = vec![FileEntry {
-            path: "c/kustomization.yaml".into(),
-            parsed: Arc::new(parse_file(kustomization.as_bytes())),
-        }];
+        let mut entries = vec![FileEntry::new(
+            "c/kustomization.yaml",
+            Arc::new(parse_file(kustomization.as_bytes())),
+        )];
         for (path, text) in files {
-            entries.push(FileEntry {
-                path: (*path).into(),
-                parsed: Arc::new(parse_file(text.as_bytes())),
-            });
+            entries.push(FileEntry::new(*path, Arc::new(parse_file(text.as_bytes()))));
         }
         let by_path: HashMap<&str, &FileEntry> =
             entries.iter().map(|f| (f.path.as_str(), f)).collect();

@@ -92,6 +92,9 @@ pub struct Rendered {
     pub head: SideRender,
     /// Render errors, refusals, a missing renderer.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the base revision alone reports (as its own head), to tell a finding the change
+    /// brings from one the base already had.
+    pub base_alone: Vec<Diagnostic>,
 }
 
 /// A root's inputs, gathered from a side's tree.
@@ -156,6 +159,8 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 )
                 .help("install kubectl (its `kubectl kustomize` is used) or kustomize, or pass --no-render to silence this"),
             );
+            // Not in `base_alone`: a missing renderer is a fact of this run, not of a revision,
+            // and every run must say that its forecast was made on raw files.
         }
         return with_identity_roots(out, &BTreeSet::new());
     };
@@ -194,6 +199,13 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     for (side, plans) in [(Side::Head, &head_plans), (Side::Base, &base_plans)] {
         for p in plans {
             if let Some((message, location)) = &p.refused {
+                if side == Side::Base {
+                    out.base_alone.push(Diagnostic::new(
+                        &r102_render_refused::RULE,
+                        message.clone(),
+                        as_head(location),
+                    ));
+                }
                 if side == Side::Head || !head_plans.iter().any(|h| h.root == p.root) {
                     out.diagnostics.push(
                         Diagnostic::new(&r102_render_refused::RULE, message.clone(), location.clone())
@@ -205,6 +217,17 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             }
             if let Some(Err(message)) = results.get(&(p.root.clone(), p.fingerprint)) {
                 let location = error_location(p, message, side);
+                if side == Side::Base {
+                    out.base_alone.push(Diagnostic::new(
+                        &r101_render_failed::RULE,
+                        format!(
+                            "overlay {} does not render (this revision), so what it deploys is unknown: {}",
+                            display_root(&p.root),
+                            run::concise(message)
+                        ),
+                        as_head(&location),
+                    ));
+                }
                 let already = out.diagnostics.iter().any(|d| {
                     d.code == r101_render_failed::RULE.code
                         && d.message
@@ -347,10 +370,29 @@ fn roots(files: &[FileEntry]) -> Vec<String> {
     kust.iter()
         .filter(|f| !referenced.contains(dir_of(&f.path)))
         .filter(|f| f.parsed.status == FileStatus::Parsed)
+        // A Component is only ever built into a kustomization that lists it; Kustomize refuses
+        // to build one on its own, so an unused one is no root.
+        .filter(|f| !is_component(f))
         // Kustomize reads only the first name found in a folder.
         .filter(|f| seen_dirs.insert(dir_of(&f.path).to_string()))
         .map(|f| f.path.clone())
         .collect()
+}
+
+/// A base-revision location seen as the lone revision's own (for [`Rendered::base_alone`]).
+fn as_head(location: &Location) -> Location {
+    Location {
+        side: Side::Head,
+        ..location.clone()
+    }
+}
+
+fn is_component(f: &FileEntry) -> bool {
+    f.parsed.docs.first().is_some_and(|d| {
+        parse::type_meta(&d.doc.root).is_some_and(|(api, kind)| {
+            kind == "Component" && api.starts_with("kustomize.config.k8s.io/")
+        })
+    })
 }
 
 fn display_root(root: &str) -> &str {

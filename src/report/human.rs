@@ -136,6 +136,9 @@ fn render_changes(o: &Outcome, out: &mut String) {
             path = format!("{path}, {origin}");
         }
         let _ = writeln!(out, "  {mark} {}  ({path})", c.id);
+        if let Some(why) = crate::forecast::reach::cannot_reach_nodes(&c.id.group, &c.id.kind) {
+            let _ = writeln!(out, "      no node impact: {why}");
+        }
         for f in c.fields.iter().take(12) {
             let at = match (&f.head, &f.base, &f.after) {
                 (Some(h), _, Some(_)) => position(h),

@@ -1,10 +1,21 @@
-//! K004: two definitions of the same object in one tree.
+//! K004: two definitions of the same object that reach the same cluster.
+//!
+//! A GitOps repository holds the same object many times on purpose: once per cluster folder,
+//! environment (`int/`, `prod/`), version folder (`4.11-4.15/`), architecture variant, Argo CD
+//! application or ACM PolicySet. Only definitions applied together collide: the same file or
+//! folder (what `oc apply -f DIR` and an Argo CD directory application read), one standalone
+//! cluster (a folder holding its MachineConfigPool or ClusterVersion, or a `cluster-root`), one
+//! recursive Argo CD application path, one Kustomize render, one Policy or SyncSet — and within a
+//! Policy, an `inform` template only checks the object, it never applies it.
+
+use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::inventory::Object;
+use crate::inventory::{wrapped, Inventory, Object};
+use crate::render::kustomization::dir_of;
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -12,7 +23,7 @@ pub static RULE: Rule = Rule {
     name: "duplicate-object",
     severity: Severity::Error,
     summary:
-        "Two documents define the same object (group, kind, namespace, name); one is silently lost",
+        "Two documents applied together define the same object (group, kind, namespace, name); one is silently lost",
     check,
 };
 
@@ -27,11 +38,44 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.head.duplicates.is_empty() {
         return;
     }
-    let roots = crate::forecast::mco::cluster_roots(ctx.base, ctx.head);
+    let scopes = Scopes {
+        clusters: crate::forecast::mco::cluster_roots_with(ctx.base, ctx.head, ctx.cluster_roots),
+        applications: recursive_applications(ctx.head),
+    };
+    // Every definition of an identity, in order: a later one collides with the first earlier
+    // one applied together with it (not only with the very first definition).
+    let mut definitions: std::collections::HashMap<usize, Vec<usize>> = Default::default();
     for &(first, later) in &ctx.head.duplicates {
-        let (a, b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
-        if crate::forecast::mco::in_different_clusters(&roots, a, b) {
-            continue;
+        definitions
+            .entry(first)
+            .or_insert_with(|| vec![first])
+            .push(later);
+    }
+    let mut pairs: Vec<(usize, usize)> = definitions
+        .values()
+        .flat_map(|defs| {
+            defs.iter().enumerate().skip(1).filter_map(|(n, &later)| {
+                let b = &ctx.head.objects[later];
+                defs[..n]
+                    .iter()
+                    .find(|&&earlier| {
+                        scopes.applied_together(ctx.head, &ctx.head.objects[earlier], b)
+                    })
+                    .map(|&earlier| (earlier, later))
+            })
+        })
+        .collect();
+    pairs.sort_unstable();
+    // Point at the definition the change brings, when one of the two was already there as is.
+    let unchanged = |o: &Object| {
+        ctx.base_files
+            .iter()
+            .any(|f| f.path == o.path && std::sync::Arc::ptr_eq(&f.parsed, o.file()))
+    };
+    for (first, later) in pairs {
+        let (mut a, mut b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
+        if unchanged(b) && !unchanged(a) {
+            std::mem::swap(&mut a, &mut b);
         }
         out.push(
             Diagnostic::new(
@@ -48,4 +92,83 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .object(b.id.to_string()),
         );
     }
+}
+
+/// What the repository says about which files are applied together.
+struct Scopes {
+    /// Standalone cluster roots (detected, or `cluster-root` globs).
+    clusters: BTreeSet<String>,
+    /// Source paths of Argo CD Applications that read their folder recursively.
+    applications: Vec<String>,
+}
+
+impl Scopes {
+    fn applied_together(&self, inv: &Inventory, a: &Object, b: &Object) -> bool {
+        // One Policy or SyncSet (the identity's scope is the same): an inform template checks.
+        if a.origin.wrapper.is_some() {
+            return !wrapped::informs_only(inv, a) && !wrapped::informs_only(inv, b);
+        }
+        // One Kustomize render, one file, one folder.
+        if a.origin.overlay.is_some() || a.path == b.path || dir_of(&a.path) == dir_of(&b.path) {
+            return true;
+        }
+        let (ca, cb) = (self.cluster_of(&a.path), self.cluster_of(&b.path));
+        if ca.is_some() && ca == cb {
+            return true;
+        }
+        self.applications
+            .iter()
+            .any(|p| under(&a.path, p) && under(&b.path, p))
+    }
+}
+
+impl Scopes {
+    /// The standalone cluster root holding a file, if any.
+    fn cluster_of<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let mut dir = dir_of(path);
+        loop {
+            if self.clusters.contains(dir) {
+                return Some(dir);
+            }
+            if dir.is_empty() {
+                return None;
+            }
+            dir = dir_of(dir);
+        }
+    }
+}
+
+fn under(path: &str, dir: &str) -> bool {
+    dir.is_empty() || path.starts_with(&format!("{dir}/"))
+}
+
+/// `spec.source(s)[].path` of every Argo CD Application with `directory.recurse: true`.
+fn recursive_applications(inv: &Inventory) -> Vec<String> {
+    inv.of_kind("argoproj.io", "Application")
+        .flat_map(|app| {
+            let spec = app.root().get("spec");
+            let mut sources: Vec<&Node> = spec.and_then(|s| s.get("source")).into_iter().collect();
+            sources.extend(
+                spec.and_then(|s| s.get("sources"))
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default(),
+            );
+            sources
+                .into_iter()
+                .filter(|s| {
+                    s.path(&["directory", "recurse"]).is_some_and(|r| {
+                        matches!(
+                            r.kind,
+                            nodecast_yaml::NodeKind::Scalar {
+                                value: nodecast_yaml::Scalar::Bool(true),
+                                ..
+                            }
+                        )
+                    })
+                })
+                .filter_map(|s| s.get("path").and_then(Node::as_str))
+                .map(|p| p.trim_matches('/').trim_start_matches("./").to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

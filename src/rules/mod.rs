@@ -262,12 +262,16 @@ pub struct Context<'a> {
     pub diff: &'a Diff,
     /// Forecast.
     pub forecast: &'a [Impact],
+    /// Folder globs that each hold one standalone cluster (`--cluster-root`, `cluster-roots`).
+    pub cluster_roots: &'a [String],
 }
 
 /// A document of the head side, top-level or embedded in a ConfigMap.
 pub struct DocRef<'a> {
     /// The file's path.
     pub path: &'a str,
+    /// What the file is: object rules (K001–K005) read whole objects only, not patches.
+    pub role: crate::classify::Role,
     /// The document.
     pub doc: &'a ParsedDoc,
     /// The ConfigMap key it is embedded under, when embedded.
@@ -280,7 +284,7 @@ impl<'a> Context<'a> {
         let mut out = Vec::new();
         for file in self.head_files {
             for doc in &file.parsed.docs {
-                push_doc(&file.path, doc, None, &mut out);
+                push_doc(&file.path, file.role, doc, None, &mut out);
             }
         }
         out
@@ -305,18 +309,20 @@ impl<'a> Context<'a> {
 
 fn push_doc<'a>(
     path: &'a str,
+    role: crate::classify::Role,
     doc: &'a ParsedDoc,
     embedded_in: Option<&'a str>,
     out: &mut Vec<DocRef<'a>>,
 ) {
     out.push(DocRef {
         path,
+        role,
         doc,
         embedded_in,
     });
     for emb in &doc.embedded {
         for inner in &emb.docs {
-            push_doc(path, inner, Some(&emb.key), out);
+            push_doc(path, role, inner, Some(&emb.key), out);
         }
     }
 }

@@ -18,7 +18,8 @@ pub static RULE: Rule = Rule {
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let inv = ctx.head;
     for r in &inv.references {
-        if r.resolved.is_some() {
+        // A placeholder name (`CLUSTER_NAME`, `$cluster`) is filled in at deploy time.
+        if r.resolved.is_some() || crate::placeholder::is_templated(&r.target.name) {
             continue;
         }
         let from = &inv.objects[r.from];

@@ -1,10 +1,13 @@
-//! Y003: a plain value that Kubernetes (YAML 1.1) reads differently from YAML 1.2 tools.
+//! Y003: a plain value that Kubernetes (YAML 1.1) reads differently from YAML 1.2 tools — only
+//! where that reading changes the meaning for the field's type: `yes` in a boolean field is the
+//! boolean it means, `0644` in a file mode is the octal mode it means, and Kubernetes (go-yaml)
+//! never reads base-60 numbers, so `0000:51:00.0` stays the PCI address it is.
 
 use nodecast_yaml::{Ambiguity, ProblemKind};
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::parse::type_meta;
+use crate::parse::{type_meta, ParsedDoc};
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -17,8 +20,8 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Only inside Kubernetes objects: CI configs and Helm values are not read by the API server.
-    let object_ranges: Vec<(&str, usize, usize)> = ctx
-        .head_docs()
+    let docs = ctx.head_docs();
+    let object_ranges: Vec<(&str, usize, usize, &ParsedDoc)> = docs
         .iter()
         .filter(|d| type_meta(&d.doc.doc.root).is_some())
         .map(|d| {
@@ -26,6 +29,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 d.path,
                 d.doc.doc.span.start.offset,
                 d.doc.doc.span.end.offset,
+                d.doc,
             )
         })
         .collect();
@@ -34,10 +38,14 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let at = p.problem.span.start.offset;
-        if !object_ranges
+        let Some(doc) = object_ranges
             .iter()
-            .any(|(path, s, e)| *path == p.file.path && *s <= at && at < *e)
-        {
+            .find(|(path, s, e, _)| *path == p.file.path && *s <= at && at < *e)
+            .map(|(_, _, _, doc)| *doc)
+        else {
+            continue;
+        };
+        if !changes_meaning(kind, doc, at) {
             continue;
         }
         let text = p.source_text();
@@ -67,6 +75,25 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .label("unquoted")
                 .help(help),
         );
+    }
+}
+
+/// Whether the YAML 1.1 reading changes what the value means for its field's type.
+fn changes_meaning(kind: Ambiguity, doc: &ParsedDoc, offset: usize) -> bool {
+    let pointer =
+        crate::fingerprint::field_path(std::slice::from_ref(doc), offset).unwrap_or_default();
+    let key = pointer.rsplit('/').next().unwrap_or_default();
+    let field_type = || {
+        let (api, kind) = type_meta(&doc.doc.root)?;
+        crate::validate::catalog::field_type(api, kind, &pointer)
+    };
+    match kind {
+        // go-yaml (what the API server uses) has no base-60 numbers: Kubernetes reads a string.
+        Ambiguity::Sexagesimal => false,
+        // `yes` in a boolean field is the boolean it means.
+        Ambiguity::Boolean => field_type().as_deref() != Some("boolean"),
+        // File modes are written in octal on purpose (Ignition `mode`, volume `defaultMode`).
+        Ambiguity::Octal => !(key == "mode" || key.ends_with("Mode")),
     }
 }
 

@@ -110,10 +110,15 @@ impl SchemaEntry {
     }
 }
 
-/// The `byte` format: standard base64 (what a Secret's `data` values must be).
+/// The `byte` format: standard base64 (what a Secret's `data` values must be), decoded as the
+/// API server's Go decoder does, which skips `\r` and `\n` (Kustomize's generators wrap
+/// base64 every 70 characters).
 fn is_base64(s: &str) -> bool {
     use base64::Engine;
-    base64::engine::general_purpose::STANDARD.decode(s).is_ok()
+    let joined: String = s.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(joined)
+        .is_ok()
 }
 
 /// Calls `f(schema_path, rule)` for every `x-kubernetes-validations` rule of a schema.
@@ -216,5 +221,65 @@ impl Catalog {
         self.entries
             .iter()
             .any(|e| e.group == group && e.kind == kind)
+    }
+}
+
+/// The `type` the bundled schema of a kind gives the field at a JSON pointer (`None` when the
+/// kind has no bundled schema or the schema does not say).
+pub fn field_type(api_version: &str, kind: &str, pointer: &str) -> Option<String> {
+    let group = crate::inventory::kinds::group_of(api_version);
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    let entry = Catalog::bundled().find(group, kind, version, "Default")?;
+    let mut node = entry.schema();
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        node = node
+            .get("properties")
+            .and_then(|p| p.get(&segment))
+            .or_else(|| {
+                node.get("items")
+                    .filter(|_| segment.parse::<usize>().is_ok())
+            })
+            .or_else(|| node.get("additionalProperties").filter(|a| a.is_object()))?;
+    }
+    match node.get("type")? {
+        Value::String(t) => Some(t.clone()),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn field_types_follow_properties_items_and_maps() {
+        let t = |api: &str, kind: &str, p: &str| super::field_type(api, kind, p);
+        assert_eq!(
+            t(
+                "machineconfiguration.openshift.io/v1",
+                "MachineConfigPool",
+                "/spec/paused"
+            )
+            .as_deref(),
+            Some("boolean")
+        );
+        assert_eq!(
+            t("v1", "ConfigMap", "/data/anything").as_deref(),
+            Some("string")
+        );
+        assert_eq!(t("v1", "ConfigMap", "/nowhere/x"), None);
+        assert_eq!(t("example.com/v1", "Widget", "/spec"), None);
+    }
+
+    #[test]
+    fn base64_may_be_wrapped_like_kustomize_writes_it() {
+        assert!(super::is_base64("aGVsbG8g\nd29ybGQ=\n"));
+        assert!(super::is_base64("aGVsbG8gd29ybGQ=\r\n"));
+        assert!(!super::is_base64("aGVsbG8g d29ybGQ="));
+        assert!(!super::is_base64("not base64!"));
     }
 }

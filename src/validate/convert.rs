@@ -80,6 +80,17 @@ pub fn convert_crd(crd: &Value) -> Result<Vec<Converted>, String> {
         };
         let mut converted = convert_node(schema, false);
         if let Value::Object(map) = &mut converted {
+            // The API server accepts `apiVersion`, `kind` and `metadata` on every object, whether
+            // or not the CRD's schema lists them (many list only `spec` and `status`).
+            if let Some(Value::Object(props)) = map.get_mut("properties") {
+                for (key, schema) in [
+                    ("apiVersion", serde_json::json!({"type": "string"})),
+                    ("kind", serde_json::json!({"type": "string"})),
+                    ("metadata", serde_json::json!({"type": "object"})),
+                ] {
+                    props.entry(key).or_insert(schema);
+                }
+            }
             map.insert(
                 "$schema".into(),
                 Value::from("https://json-schema.org/draft/2020-12/schema"),

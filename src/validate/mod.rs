@@ -150,7 +150,15 @@ pub fn run(
     }
     let catalog = catalog_for(head, settings)?;
     let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
-    let patches = kustomize::patch_files(head_files);
+    let mut patches = kustomize::patch_files(head_files);
+    // Every file of partial objects (patches, unreferenced files, generator manifests) is checked
+    // for what it holds only.
+    patches.extend(
+        head_files
+            .iter()
+            .filter(|f| matches!(f.role, crate::classify::Role::Partial(_)))
+            .map(|f| f.path.clone()),
+    );
     let mut targets: Vec<Target<'_>> = head
         .objects
         .iter()

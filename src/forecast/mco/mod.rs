@@ -45,6 +45,16 @@ pub fn cluster_roots(base: &Inventory, head: &Inventory) -> std::collections::BT
     cluster::roots(base, head, &[])
 }
 
+/// The standalone cluster roots of a run with the `cluster-root` globs (for rules that ask which
+/// definitions reach one cluster).
+pub fn cluster_roots_with(
+    base: &Inventory,
+    head: &Inventory,
+    globs: &[String],
+) -> std::collections::BTreeSet<String> {
+    cluster::roots(base, head, globs)
+}
+
 /// Whether two definitions of one identity live in different standalone clusters: then they are
 /// two objects (every cluster has a `worker` pool), not a duplicate. `roots` comes from
 /// [`cluster_roots`] (computed once per run, not per pair: a fleet has thousands of pairs).

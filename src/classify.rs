@@ -1,0 +1,399 @@
+//! Classify stage (between parse and render): what each YAML file of a side is to the cluster.
+//!
+//! A GitOps repository holds more YAML than manifests: CI workflows, Helm chart metadata,
+//! installer and mirror configurations, Kustomize's own inputs (patches, transformer and
+//! generator configurations), generator manifests that leave names out on purpose. Linting those
+//! as API objects is what made nodecast cry wolf; this stage says which files are objects,
+//! which hold *partial* objects (checked for what they hold, never for what they leave out), and
+//! which are not API objects at all (skipped).
+
+use std::collections::BTreeSet;
+
+use nodecast_yaml::Node;
+
+use crate::parse::{type_meta, FileEntry, ParsedSides};
+use crate::render::kustomization::{self, dir_of, is_kustomization_path, join};
+
+/// What a file is to the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Objects the cluster receives (or would, once rendered).
+    Manifest,
+    /// Partial objects: checked for what they hold, never for completeness.
+    Partial(Partial),
+    /// Not an API object file (a CI workflow, a Helm chart's metadata …): not read further.
+    Foreign(&'static str),
+}
+
+/// Why a file holds partial objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partial {
+    /// A patch, replacement or transformer/generator configuration a kustomization reads.
+    KustomizeInput,
+    /// A file in a Kustomize folder that no kustomization refers to: Kustomize never deploys
+    /// it (a leftover patch, most often).
+    Unreferenced,
+    /// A manifest of an ACM `PolicyGenerator`: object templates may leave the name out to match
+    /// every object of the kind, or hold only `status` for an inform check.
+    GeneratorManifest,
+    /// A Hive `SyncSet` patch entry kept as a file (`name`, `patch`, `patchType`).
+    HivePatch,
+}
+
+impl Role {
+    /// Whether the file's documents are objects the cluster receives.
+    pub fn is_manifest(self) -> bool {
+        self == Role::Manifest
+    }
+
+    /// Whether the file holds objects, whole or partial (YAML hygiene and schema checks apply).
+    pub fn holds_objects(self) -> bool {
+        !matches!(self, Role::Foreign(_))
+    }
+}
+
+/// Sets the role of every file of both sides and drops the files that are not API objects.
+pub fn assign(files: &mut ParsedSides) {
+    for side in [&mut files.base, &mut files.head] {
+        assign_side(side);
+        side.retain(|f| f.role.holds_objects());
+    }
+}
+
+fn assign_side(files: &mut [FileEntry]) {
+    let kustomize = kustomize_files(files);
+    let generator_manifests = generator_manifests(files);
+    for f in files.iter_mut() {
+        f.role = role_of(f, &kustomize, &generator_manifests);
+    }
+}
+
+fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -> Role {
+    if let Some(why) = foreign_by_path(&f.path) {
+        return Role::Foreign(why);
+    }
+    if is_kustomization_path(&f.path) {
+        return Role::Manifest;
+    }
+    let docs: Vec<&Node> = f.parsed.docs.iter().map(|d| &d.doc.root).collect();
+    if let Some(why) = foreign_by_content(&docs) {
+        return Role::Foreign(why);
+    }
+    if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(d)) {
+        return Role::Partial(Partial::KustomizeInput);
+    }
+    if generated.contains(&f.path) {
+        return Role::Partial(Partial::GeneratorManifest);
+    }
+    if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(d)) {
+        return Role::Partial(Partial::HivePatch);
+    }
+    if kustomize.folders.contains(dir_of(&f.path)) && !kustomize.referenced.contains(&f.path) {
+        return Role::Partial(Partial::Unreferenced);
+    }
+    Role::Manifest
+}
+
+/// Folders and files of CI systems and developer tools: never applied to a cluster.
+fn foreign_by_path(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_folder = |dir: &str| path.split('/').rev().skip(1).any(|p| p == dir);
+    if in_folder(".github") || in_folder(".gitlab") || in_folder(".circleci") {
+        return Some("a CI configuration");
+    }
+    if in_folder(".tekton") {
+        return Some("a Pipelines-as-Code pipeline of the repository's CI");
+    }
+    if in_folder(".devcontainer") || in_folder(".vscode") || in_folder(".idea") {
+        return Some("an editor configuration");
+    }
+    let ci_files = [
+        ".gitlab-ci.yml",
+        ".gitlab-ci.yaml",
+        ".travis.yml",
+        "azure-pipelines.yml",
+        "bitbucket-pipelines.yml",
+        "Jenkinsfile.yaml",
+        "codecov.yml",
+        ".codecov.yml",
+    ];
+    if ci_files.contains(&name) {
+        return Some("a CI configuration");
+    }
+    let tool_files = [
+        ".pre-commit-config.yaml",
+        ".pre-commit-hooks.yaml",
+        ".yamllint",
+        ".yamllint.yaml",
+        ".yamllint.yml",
+        ".golangci.yml",
+        ".golangci.yaml",
+        ".markdownlint.yaml",
+        ".markdownlint.yml",
+        ".ansible-lint",
+        "mkdocs.yml",
+        "mkdocs.yaml",
+        ".readthedocs.yaml",
+        ".readthedocs.yml",
+        "renovate.json",
+        ".renovaterc.json",
+        "package.json",
+        "package-lock.json",
+        "tsconfig.json",
+        "docker-compose.yml",
+        "docker-compose.yaml",
+        "compose.yaml",
+        "compose.yml",
+        "Chart.lock",
+    ];
+    if tool_files.contains(&name) {
+        return Some("a development tool's configuration");
+    }
+    if name == "Chart.yaml" {
+        return Some("a Helm chart's metadata");
+    }
+    None
+}
+
+/// Files whose documents follow another tool's format, recognised by their keys.
+fn foreign_by_content(docs: &[&Node]) -> Option<&'static str> {
+    let first = docs.first()?;
+    let api = first.get("apiVersion").and_then(Node::as_str);
+    let kind = first.get("kind").and_then(Node::as_str);
+    match (api, kind) {
+        (Some(_), None) if first.get("entries").is_some() => Some("a Helm repository index"),
+        (Some(_), None) if first.get("baseDomain").is_some() => {
+            Some("an OpenShift installer configuration (install-config)")
+        }
+        (Some(_), None) if first.get("parts").is_some() => {
+            Some("a kube-compare reference's metadata")
+        }
+        (Some(a), Some("ImageSetConfiguration" | "DeleteImageSetConfiguration"))
+            if a.starts_with("mirror.openshift.io/") =>
+        {
+            Some("an oc-mirror configuration")
+        }
+        (Some(_), Some("AgentConfig" | "InstallConfig")) if first.get("metadata").is_none() => {
+            Some("an OpenShift installer configuration")
+        }
+        _ => None,
+    }
+}
+
+/// A Kustomize built-in plugin configuration (`apiVersion: builtin`).
+fn is_builtin_config(doc: &Node) -> bool {
+    type_meta(doc).is_some_and(|(api, _)| api == "builtin")
+}
+
+/// A Hive SyncSet patch entry: target identity at the top level, a `patch` body, no metadata.
+fn is_hive_patch_entry(doc: &Node) -> bool {
+    type_meta(doc).is_some()
+        && doc.get("metadata").is_none()
+        && doc.get("name").is_some()
+        && doc.get("patch").is_some()
+}
+
+/// What the kustomizations of a side refer to.
+#[derive(Default)]
+struct Kustomize {
+    /// Folders holding a kustomization.
+    folders: BTreeSet<String>,
+    /// Every file a kustomization refers to, in any field.
+    referenced: BTreeSet<String>,
+    /// Files a kustomization reads as patches, replacements, configurations or plugin
+    /// configurations: Kustomize's input, never objects of their own.
+    inputs: BTreeSet<String>,
+}
+
+fn kustomize_files(files: &[FileEntry]) -> Kustomize {
+    let mut out = Kustomize::default();
+    for f in files.iter().filter(|f| is_kustomization_path(&f.path)) {
+        let dir = dir_of(&f.path);
+        out.folders.insert(dir.to_string());
+        let Some(doc) = f.parsed.docs.first() else {
+            continue;
+        };
+        let refs = kustomization::refs(&doc.doc.root);
+        for r in refs.inputs.iter().chain(&refs.files).chain(&refs.plugins) {
+            if let Some(path) = join(dir, &r.text) {
+                let only_input = !matches!(
+                    r.field,
+                    "resources" | "bases" | "components" | "crds" | "helmCharts"
+                ) && !matches!(r.field, "configMapGenerator" | "secretGenerator");
+                if only_input {
+                    out.inputs.insert(path.clone());
+                }
+                out.referenced.insert(path);
+            }
+        }
+    }
+    out
+}
+
+/// Paths of the manifests every `PolicyGenerator` of a side lists.
+fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in files {
+        for doc in &f.parsed.docs {
+            let root = &doc.doc.root;
+            if !type_meta(root).is_some_and(|(api, kind)| {
+                kind == "PolicyGenerator" && api.starts_with("policy.open-cluster-management.io/")
+            }) {
+                continue;
+            }
+            let dir = dir_of(&f.path);
+            let policies = root.get("policies").and_then(Node::as_seq);
+            for policy in policies.unwrap_or_default() {
+                let manifests = policy.get("manifests").and_then(Node::as_seq);
+                for m in manifests.unwrap_or_default() {
+                    let Some(path) = m.get("path").and_then(Node::as_str) else {
+                        continue;
+                    };
+                    if let Some(joined) = join(dir, path) {
+                        // A folder lists every file below it.
+                        let folder = format!("{joined}/");
+                        out.extend(
+                            files
+                                .iter()
+                                .filter(|g| g.path == joined || g.path.starts_with(&folder))
+                                .map(|g| g.path.clone()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn side(files: &[(&str, &str)]) -> Vec<FileEntry> {
+        let mut out: Vec<FileEntry> = files
+            .iter()
+            .map(|(p, t)| FileEntry::new(*p, Arc::new(crate::parse::parse_file(t.as_bytes()))))
+            .collect();
+        assign_side(&mut out);
+        out
+    }
+
+    fn role(files: &[FileEntry], path: &str) -> Role {
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.role)
+            .unwrap_or_else(|| panic!("{path}"))
+    }
+
+    #[test]
+    fn ci_files_chart_metadata_and_tool_configs_are_not_objects() {
+        let files = side(&[
+            (".github/workflows/ci.yaml", "on: push\n"),
+            (
+                ".tekton/pr.yaml",
+                "apiVersion: tekton.dev/v1\nkind: PipelineRun\n",
+            ),
+            (
+                "charts/x/Chart.yaml",
+                "apiVersion: v2\nname: x\nversion: 1.0.0\n",
+            ),
+            ("charts/index.yaml", "apiVersion: v1\nentries: {}\n"),
+            (
+                "install-config.yaml",
+                "apiVersion: v1\nbaseDomain: example.com\nmetadata: {name: c}\n",
+            ),
+            ("reference/metadata.yaml", "apiVersion: v2\nparts: []\n"),
+            (
+                "mirror.yaml",
+                "apiVersion: mirror.openshift.io/v1alpha2\nkind: ImageSetConfiguration\n",
+            ),
+            (
+                "cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            ),
+        ]);
+        for path in [
+            ".github/workflows/ci.yaml",
+            ".tekton/pr.yaml",
+            "charts/x/Chart.yaml",
+            "charts/index.yaml",
+            "install-config.yaml",
+            "reference/metadata.yaml",
+            "mirror.yaml",
+        ] {
+            assert!(matches!(role(&files, path), Role::Foreign(_)), "{path}");
+        }
+        assert_eq!(role(&files, "cm.yaml"), Role::Manifest);
+    }
+
+    #[test]
+    fn kustomize_inputs_and_unreferenced_files_are_partial() {
+        let files = side(&[
+            (
+                "o/kustomization.yaml",
+                "resources: [np.yaml]\npatches:\n- path: p.yaml\ntransformers: [t.yaml]\n",
+            ),
+            (
+                "o/np.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            ),
+            (
+                "o/p.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            ),
+            (
+                "o/t.yaml",
+                "apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: l}\n",
+            ),
+            (
+                "o/old.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            ),
+            (
+                "plain/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            ),
+        ]);
+        assert_eq!(role(&files, "o/np.yaml"), Role::Manifest);
+        assert_eq!(
+            role(&files, "o/p.yaml"),
+            Role::Partial(Partial::KustomizeInput)
+        );
+        assert_eq!(
+            role(&files, "o/t.yaml"),
+            Role::Partial(Partial::KustomizeInput)
+        );
+        assert_eq!(
+            role(&files, "o/old.yaml"),
+            Role::Partial(Partial::Unreferenced)
+        );
+        assert_eq!(role(&files, "plain/cm.yaml"), Role::Manifest);
+    }
+
+    #[test]
+    fn generator_manifests_and_hive_patch_entries_are_partial() {
+        let files = side(&[
+            (
+                "pg/gen.yaml",
+                "apiVersion: policy.open-cluster-management.io/v1\nkind: PolicyGenerator\nmetadata: {name: g}\npolicies:\n- name: p\n  manifests:\n  - path: m/\n",
+            ),
+            ("pg/m/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {labels: {a: b}}\n"),
+            (
+                "hive/patch.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nname: x\nnamespace: y\npatch: '{}'\npatchType: merge\n",
+            ),
+        ]);
+        assert_eq!(
+            role(&files, "pg/m/ns.yaml"),
+            Role::Partial(Partial::GeneratorManifest)
+        );
+        assert_eq!(
+            role(&files, "hive/patch.yaml"),
+            Role::Partial(Partial::HivePatch)
+        );
+        assert_eq!(role(&files, "pg/gen.yaml"), Role::Manifest);
+    }
+}

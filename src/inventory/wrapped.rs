@@ -1,6 +1,6 @@
 //! Objects carried inside other objects: ACM `Policy` → `ConfigurationPolicy` →
-//! `object-templates[].objectDefinition`, and Hive `SyncSet`/`SelectorSyncSet` `resources[]` and
-//! `patches[]`. Each becomes an object of its own with exact spans (a subtree of the wrapper's
+//! `object-templates[].objectDefinition`, Hive `SyncSet`/`SelectorSyncSet` `resources[]` and
+//! `patches[]`, and OpenShift `Template` `objects[]`. Each becomes an object of its own with exact spans (a subtree of the wrapper's
 //! document), grouped by the outermost wrapper so a model can say "clusters selected by Policy X".
 
 use std::sync::Arc;
@@ -82,6 +82,14 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
                         def,
                     ));
                 }
+            }
+        }
+        // An OpenShift Template (how OSD's managed-cluster-config ships its SelectorSyncSets):
+        // every `objects[]` entry is applied when the template is processed; `${PARAM}` values
+        // are placeholders.
+        ("template.openshift.io", "Template") => {
+            for (i, o) in items(root, &["objects"]) {
+                found.push((How::Applied, format!("/objects/{i}"), o));
             }
         }
         ("hive.openshift.io", "SyncSet" | "SelectorSyncSet") => {

@@ -166,7 +166,7 @@ fn glob_root(globs: &[String], dir: &str) -> Option<String> {
 /// How reports name a cluster: a folder as is; a Policy or SyncSet grouping by the clusters it
 /// selects, since the repository does not say which clusters those are.
 pub fn label(key: &str) -> String {
-    let wrapped = ["Policy/", "SelectorSyncSet/", "SyncSet/"]
+    let wrapped = ["Policy/", "SelectorSyncSet/", "SyncSet/", "Template/"]
         .iter()
         .any(|p| key.starts_with(p));
     if wrapped {

@@ -1,0 +1,168 @@
+//! A pull request fails only for what it introduces: head findings are matched against the base
+//! revision linted alone, by code, object and field (not by line), in every output format.
+
+mod common;
+
+use common::{nodecast, Repo};
+use serde_json::Value;
+
+/// A ConfigMap whose `data.enabled` is a boolean: the API server rejects it (V101, an error).
+fn bad_configmap(name: &str, value: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: default\ndata:\n  enabled: {value}\n"
+    )
+}
+
+/// `code state file:line` of every finding.
+fn states(r: &Value) -> Vec<String> {
+    r["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}:{}",
+                d["code"].as_str().unwrap_or("?"),
+                d["state"].as_str().unwrap_or("?"),
+                d["file"].as_str().unwrap_or("?"),
+                d["line"]
+            )
+        })
+        .collect()
+}
+
+fn check(repo: &Repo, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec![
+        "check", "--base", "HEAD^", "--head", "HEAD", "--format", "json",
+    ];
+    args.extend(extra);
+    let run = nodecast(repo.path(), &args);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    (run.code, run.json())
+}
+
+/// Base: one invalid ConfigMap in `old.yaml`.
+fn repo_with_an_old_error() -> Repo {
+    let repo = Repo::new();
+    repo.write("old.yaml", &bad_configmap("old", "yes"));
+    repo.write("ok.yaml", &bad_configmap("ok", "\"yes\""));
+    repo.commit("base");
+    repo
+}
+
+#[test]
+fn an_unrelated_change_passes_and_counts_the_old_error() {
+    let repo = repo_with_an_old_error();
+    repo.write("ok.yaml", &bad_configmap("ok", "\"no\""));
+    repo.commit("unrelated");
+    let (code, r) = check(&repo, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(states(&r), Vec::<String>::new());
+    assert_eq!(r["summary"]["pre_existing"], 1);
+    assert_eq!(r["summary"]["errors"], 0);
+    // --all lists it, marked, and it still does not fail the check.
+    let (code, r) = check(&repo, &["--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(states(&r), ["V101 pre-existing old.yaml:7"]);
+    // The human summary says so in one line.
+    let human = nodecast(repo.path(), &["check", "--base", "HEAD^", "--head", "HEAD"]);
+    assert_eq!(human.code, 0);
+    assert!(
+        human
+            .stdout
+            .trim_end()
+            .ends_with("; 1 pre-existing finding not shown (--all lists them)"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn a_new_error_fails_alone_and_the_old_one_stays_quiet() {
+    let repo = repo_with_an_old_error();
+    repo.write("new.yaml", &bad_configmap("new", "on"));
+    repo.commit("adds a mistake");
+    let (code, r) = check(&repo, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(states(&r), ["V101 new new.yaml:7"]);
+    let (_, all) = check(&repo, &["--all"]);
+    assert_eq!(
+        states(&all),
+        ["V101 new new.yaml:7", "V101 pre-existing old.yaml:7"]
+    );
+    // SARIF: code scanning sees the baseline state of each result.
+    let sarif = nodecast(
+        repo.path(),
+        &[
+            "check", "--base", "HEAD^", "--head", "HEAD", "--format", "sarif", "--all",
+        ],
+    )
+    .json();
+    let baseline: Vec<(String, String)> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                r["baselineState"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        baseline,
+        [
+            ("new.yaml".to_string(), "new".to_string()),
+            ("old.yaml".to_string(), "unchanged".to_string())
+        ]
+    );
+}
+
+#[test]
+fn moving_the_object_or_editing_around_it_keeps_it_pre_existing() {
+    let repo = repo_with_an_old_error();
+    // Moved to another file, with lines added above it.
+    std::fs::remove_file(repo.path().join("old.yaml")).expect("rm");
+    repo.write(
+        "moved/renamed.yaml",
+        &format!("# moved here\n\n{}", bad_configmap("old", "yes")),
+    );
+    repo.commit("move");
+    let (code, r) = check(&repo, &["--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(states(&r), ["V101 pre-existing moved/renamed.yaml:9"]);
+}
+
+#[test]
+fn rewriting_the_wrong_value_with_another_wrong_one_is_changed_and_fails() {
+    let repo = repo_with_an_old_error();
+    repo.write("old.yaml", &bad_configmap("old", "off"));
+    repo.commit("still wrong");
+    let (code, r) = check(&repo, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(states(&r), ["V101 changed old.yaml:7"]);
+}
+
+#[test]
+fn report_all_in_the_configuration_lists_everything_and_no_base_lints_everything() {
+    let repo = repo_with_an_old_error();
+    repo.write(".nodecast.yaml", "report: all\n");
+    repo.commit("configure");
+    let (code, r) = check(&repo, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(states(&r), ["V101 pre-existing old.yaml:7"]);
+    let lint = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]);
+    assert_eq!(lint.code, 1);
+    assert_eq!(states(&lint.json()), ["V101 new old.yaml:7"]);
+    // A wrong value of the setting is a configuration finding with its line.
+    repo.write(".nodecast.yaml", "report: everything\n");
+    let run = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]);
+    let codes: Vec<String> = states(&run.json());
+    assert!(
+        codes.contains(&"C102 new .nodecast.yaml:1".to_string()),
+        "{codes:?}"
+    );
+}

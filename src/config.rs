@@ -10,6 +10,9 @@ use nodecast_yaml::{Node, NodeKind, Span};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::rules;
 
+/// The commented configuration `nodecast init` writes: every key with its default or an example.
+pub const TEMPLATE: &str = include_str!("config_template.yaml");
+
 /// File names nodecast looks for, in order.
 pub const FILE_NAMES: [&str; 2] = [".nodecast.yaml", ".nodecast.yml"];
 

@@ -46,6 +46,26 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Write a commented .nodecast.yaml (every key, with its default) to start from.
+    Init {
+        /// The folder to write it in (the repository root, usually).
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Replace an existing configuration file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command into DIR.
+    Man {
+        /// Write nodecast.1, nodecast-check.1, … into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -108,7 +128,13 @@ struct CheckArgs {
     /// Also write the Markdown summary to FILE.
     #[arg(long, value_name = "FILE")]
     output_markdown: Option<PathBuf>,
-    /// Fail (exit 1) on findings at or above this severity.
+    /// Also write a JUnit XML report to FILE (GitLab and Jenkins test reports).
+    #[arg(long, value_name = "FILE")]
+    output_junit: Option<PathBuf>,
+    /// Also write a GitLab Code Quality report to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_gitlab: Option<PathBuf>,
+    /// Fail (exit 1) on findings the change introduces at or above this severity.
     /// [default: error, or `fail-on` of the configuration]
     #[arg(long, value_enum)]
     fail_on: Option<FailOn>,
@@ -206,6 +232,8 @@ enum Format {
     Sarif,
     Github,
     Markdown,
+    Junit,
+    Gitlab,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -243,6 +271,14 @@ fn main() -> ExitCode {
             verbose,
         ))
         .map(|_| ExitCode::SUCCESS),
+        Command::Init { path, force } => init(&path, force),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "nodecast", &mut out);
+            print(&String::from_utf8_lossy(&out)).map(|_| ExitCode::SUCCESS)
+        }
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Explain { code } => match rules::page(&code) {
             Some(page) => print(page).map(|_| ExitCode::SUCCESS),
             None => Err(Fatal::new(
@@ -294,6 +330,8 @@ fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<S
         Format::Sarif => json(report::sarif::report(outcome))?,
         Format::Github => report::github::render(outcome),
         Format::Markdown => report::markdown::render(outcome, report::markdown::PR_COMMENT_BUDGET),
+        Format::Junit => report::junit::render(outcome),
+        Format::Gitlab => json(report::gitlab::report(outcome))?,
         Format::Human => {
             let choice = match color {
                 ColorArg::Auto => ColorChoice::Auto,
@@ -323,6 +361,54 @@ fn publish_to_actions(outcome: &check::Outcome) -> Result<(), Fatal> {
         )?;
     }
     Ok(())
+}
+
+/// `nodecast init`: the commented configuration, never over an existing one unless asked.
+fn init(dir: &std::path::Path, force: bool) -> Result<ExitCode, Fatal> {
+    let file = dir.join(nodecast::config::FILE_NAMES[0]);
+    let existing = nodecast::config::FILE_NAMES
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.exists());
+    if let (Some(existing), false) = (existing, force) {
+        return Err(Fatal::new(
+            format!("{} already exists", existing.display()),
+            "edit it, or pass --force to replace it with the commented default",
+        ));
+    }
+    std::fs::write(&file, nodecast::config::TEMPLATE).map_err(|e| {
+        Fatal::new(
+            format!("cannot write {}: {e}", file.display()),
+            "pass a writable folder",
+        )
+    })?;
+    eprintln!("nodecast: wrote {}", file.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nodecast man`: the manual page of every command, from the same definitions as `--help`.
+fn man(dir: Option<&std::path::Path>) -> Result<ExitCode, Fatal> {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let failed = |e: std::io::Error| {
+        Fatal::new(
+            format!("cannot write the manual page: {e}"),
+            "pass a writable --dir",
+        )
+    };
+    match dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(failed)?;
+            clap_mangen::generate_to(cmd, dir).map_err(failed)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut out)
+                .map_err(failed)?;
+            print(&String::from_utf8_lossy(&out)).map(|_| ExitCode::SUCCESS)
+        }
+    }
 }
 
 fn parse_now(now: &Option<String>) -> Result<jiff::Timestamp, Fatal> {
@@ -539,6 +625,8 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         (&args.output_sarif, Format::Sarif),
         (&args.output_json, Format::Json),
         (&args.output_markdown, Format::Markdown),
+        (&args.output_junit, Format::Junit),
+        (&args.output_gitlab, Format::Gitlab),
     ] {
         if let Some(file) = file {
             let text = render(&outcome, format, args.color)?;

@@ -1,8 +1,10 @@
 //! Report stage: renders the outcome for people (human) and programs (json).
 
 pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod sarif;
 

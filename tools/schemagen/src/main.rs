@@ -104,6 +104,8 @@ fn existing(out_dir: &Path) -> BTreeMap<String, String> {
     walk(out_dir)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        // schemas/nodecast/ holds nodecast's own schemas (configuration, report), not CRDs.
+        .filter(|p| !p.starts_with(out_dir.join("nodecast")))
         .filter_map(|p| {
             let rel = p
                 .strip_prefix(out_dir)

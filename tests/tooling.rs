@@ -156,3 +156,22 @@ fn the_configuration_schema_names_exactly_the_keys_the_parser_reads() {
         );
     }
 }
+
+#[test]
+fn every_option_of_check_is_documented_in_the_readme() {
+    let readme = std::fs::read_to_string(project_root().join("README.md")).expect("README");
+    let help = nodecast(&project_root(), &["check", "--help"]).stdout;
+    let mut options: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '=' || c == '[' || c == ']')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .filter(|w| w[2..].chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        .collect();
+    options.sort_unstable();
+    options.dedup();
+    assert!(options.len() > 30, "{options:?}");
+    let missing: Vec<&&str> = options
+        .iter()
+        .filter(|o| !readme.contains(&format!("`{o}")))
+        .collect();
+    assert!(missing.is_empty(), "not in the README: {missing:?}");
+}

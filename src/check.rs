@@ -43,6 +43,8 @@ pub struct Outcome {
     pub baselined: usize,
     /// Findings the base revision already had (listed in `diagnostics` only with `--all`).
     pub pre_existing: usize,
+    /// Minutes one node takes to roll (`--per-node-minutes`), for the rollout timeline.
+    pub per_node_minutes: u32,
     /// CEL rules nodecast could not evaluate (listed with `--verbose`).
     pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
 }
@@ -185,6 +187,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         unforecast: evaluated.unforecast,
         diagnostics,
         pre_existing,
+        per_node_minutes: options.per_node_minutes,
         now,
         verbose: options.verbose,
         suppressed: applied.suppressed,

@@ -134,6 +134,9 @@ struct CheckArgs {
     /// Also write a GitLab Code Quality report to FILE.
     #[arg(long, value_name = "FILE")]
     output_gitlab: Option<PathBuf>,
+    /// Also write the self-contained HTML report (with the rollout timeline) to FILE.
+    #[arg(long, value_name = "FILE")]
+    output_html: Option<PathBuf>,
     /// Fail (exit 1) on findings the change introduces at or above this severity.
     /// [default: error, or `fail-on` of the configuration]
     #[arg(long, value_enum)]
@@ -234,6 +237,7 @@ enum Format {
     Markdown,
     Junit,
     Gitlab,
+    Html,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -332,6 +336,7 @@ fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<S
         Format::Markdown => report::markdown::render(outcome, report::markdown::PR_COMMENT_BUDGET),
         Format::Junit => report::junit::render(outcome),
         Format::Gitlab => json(report::gitlab::report(outcome))?,
+        Format::Html => report::html::render(outcome),
         Format::Human => {
             let choice = match color {
                 ColorArg::Auto => ColorChoice::Auto,
@@ -627,6 +632,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         (&args.output_markdown, Format::Markdown),
         (&args.output_junit, Format::Junit),
         (&args.output_gitlab, Format::Gitlab),
+        (&args.output_html, Format::Html),
     ] {
         if let Some(file) = file {
             let text = render(&outcome, format, args.color)?;

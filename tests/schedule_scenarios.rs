@@ -497,6 +497,7 @@ fn the_pools_own_pause_and_the_window_the_later_start_wins() {
         state: "paused".into(),
         at: Some("2026-11-28T05:00:00Z".into()),
         reason: "spec.pausedUntil".into(),
+        windows: Vec::new(),
     };
     let (out, _) = tree.apply("2026-11-25T10:00:00Z", vec![paused.clone()], |_| {});
     assert_eq!(

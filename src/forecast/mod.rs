@@ -76,6 +76,19 @@ pub struct When {
     pub at: Option<String>,
     /// Why.
     pub reason: String,
+    /// The permitted maintenance windows of the pool's policy in the next days (additive to the
+    /// contract), for the rollout timeline.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<Window>,
+}
+
+/// One permitted stretch of a maintenance schedule, in UTC.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Window {
+    /// RFC 3339 start.
+    pub start: String,
+    /// RFC 3339 end.
+    pub end: String,
 }
 
 /// How a rollout proceeds (additive to the contract: `rollout`).
@@ -133,6 +146,7 @@ impl When {
             state: "now".into(),
             at: None,
             reason: "starts as soon as the change is applied".into(),
+            windows: Vec::new(),
         }
     }
 }

@@ -86,6 +86,16 @@ pub fn render(o: &Outcome, style: Style) -> String {
     out
 }
 
+/// One finding's code frame as plain text (no colour), for reports that embed frames.
+pub fn plain_frame(d: &Diagnostic, texts: &Texts, width: usize) -> String {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(width)
+        .with_links(false);
+    let mut out = String::new();
+    let _ = handler.render_report(&mut out, &frame(d, texts));
+    out
+}
+
 /// The contract name of an action, as printed.
 fn action_name(a: crate::forecast::Action) -> String {
     serde_json::to_value(a)

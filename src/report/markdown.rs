@@ -39,6 +39,10 @@ pub fn render(o: &Outcome, budget: usize) -> String {
                 out.push_str(&forecast_row(i));
             }
             out.push('\n');
+            let chart = super::timeline::mermaid(o);
+            if !chart.is_empty() {
+                let _ = writeln!(out, "### Rollout timeline\n\n{chart}");
+            }
         }
         if !o.unforecast.is_empty() {
             let _ = writeln!(
@@ -215,6 +219,7 @@ pub(crate) mod tests {
             suppressed: 0,
             baselined: 0,
             pre_existing: 0,
+            per_node_minutes: 10,
             unevaluated_rules: Vec::new(),
         }
     }
@@ -257,6 +262,7 @@ pub(crate) mod tests {
             "## nodecast: working tree vs main\n\n### Forecast\n\n\
 | Cluster | Pool | Action | Nodes | When | Causes |\n|---|---|---|---|---|---|\n\
 | HostedCluster/clusters/prod | NodePool `clusters/workers` | **replace** (drain) | 3 nodes, 1 at a time: 3 waves | now: starts as soon as the change is applied | `clusters/prod/np.yaml:12:5` release 4.18.5 -&gt; 4.18.9 \\| x |\n\n\
+### Rollout timeline\n\n```mermaid\ngantt\n    title Rollout timeline (UTC)\n    dateFormat YYYY-MM-DDTHH:mm\n    axisFormat %a %d %H:%M\n    section NodePool clusters/workers (HostedCluster/clusters/prod)\n    replace (3 waves × 10 min) : crit, r0, 1970-01-01T00:00, 30m\n```\n\n\
 ### Findings\n\n0 error(s), 0 warning(s), 0 info(s) in 0 file(s); 1 disruptive forecast entry.\n\n"
         );
     }

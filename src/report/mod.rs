@@ -2,11 +2,13 @@
 
 pub mod github;
 pub mod gitlab;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
+pub mod timeline;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -34,6 +34,9 @@ pub fn apply(
     }
 }
 
+/// How many days of maintenance windows a forecast entry carries for the timeline.
+pub const TIMELINE_DAYS: i64 = 7;
+
 /// What node work an action starts, for messages.
 fn doing(action: Action) -> &'static str {
     match action {
@@ -198,10 +201,27 @@ fn schedule_one(
             }
         }
     }
+    // The policy's windows of the next week, for the rollout timeline.
+    let windows = holder
+        .policy
+        .and_then(|i| model.policies.get(i))
+        .and_then(|p| p.schedule.as_ref())
+        .map(|s| {
+            s.upcoming(now, 64)
+                .into_iter()
+                .take_while(|(start, _)| *start < now + TIMELINE_DAYS * super::days::DAY)
+                .map(|(start, end)| forecast::Window {
+                    start: rfc3339(start.max(now)),
+                    end: rfc3339(end),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     impact.when = When {
         state: decision.state().into(),
         at: decision.at().map(rfc3339),
         reason,
+        windows,
     };
     if options.enforce_windows && decision.state() != "now" {
         let next = match &decision {

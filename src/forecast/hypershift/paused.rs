@@ -83,6 +83,7 @@ pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Ac
                 state: "paused".into(),
                 at: None,
                 reason: "NodePool spec.pausedUntil is true: nothing rolls until the field is removed or set to false".into(),
+                windows: Vec::new(),
             }
         }
         Pause::Until(at) => {
@@ -90,6 +91,7 @@ pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Ac
                 state: "paused".into(),
                 at: Some(at.to_string()),
                 reason: format!("NodePool spec.pausedUntil: changes accumulate and roll together after {at}"),
+                windows: Vec::new(),
             }
         }
         Pause::Active | Pause::Invalid { .. } => {}
@@ -120,6 +122,7 @@ pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Ac
                     state: "paused".into(),
                     at: None,
                     reason,
+                    windows: Vec::new(),
                 }
             }
             Pause::Until(at) => {
@@ -127,6 +130,7 @@ pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Ac
                     state: "paused".into(),
                     at: Some(at.to_string()),
                     reason,
+                    windows: Vec::new(),
                 }
             }
             _ => {}

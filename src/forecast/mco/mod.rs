@@ -261,6 +261,7 @@ fn pool_impact(
                     "pool `{}` is paused (spec.paused: true): changes accumulate and apply together on unpause",
                     p.name
                 ),
+                windows: Vec::new(),
             }
         }
         None => When::now(),

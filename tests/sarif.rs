@@ -378,3 +378,53 @@ fn several_outputs_in_one_run() {
         log["runs"][0]["results"].as_array().map(Vec::len)
     );
 }
+
+#[test]
+fn a_root_file_with_a_colon_is_no_uri_scheme_and_pages_are_embedded_once() {
+    let repo = Repo::new();
+    repo.write(
+        "c:d.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    x: yes\n",
+    );
+    repo.commit("base");
+    let text = nodecast(repo.path(), &["check", "--no-base", "--format", "sarif"]).stdout;
+    let log: Value = serde_json::from_str(&text).expect("sarif");
+    let errors: Vec<String> = schema_validator()
+        .iter_errors(&log)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "c%3Ad.yaml"
+    );
+    // Each rule page appears once (as the help's Markdown), not in the plain text too.
+    let y003 = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|r| r["id"] == "Y003")
+        .expect("Y003");
+    let page = nodecast(repo.path(), &["explain", "Y003"]).stdout;
+    assert!(y003["help"]["markdown"]
+        .as_str()
+        .is_some_and(|m| m.contains(page.trim())));
+    assert!(!y003["help"]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("## Why it matters")));
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(
+        text.matches("## Why it matters").count(),
+        rules,
+        "each page once"
+    );
+    // The JSON report carries the same fingerprint as SARIF's partialFingerprints.
+    let json = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        json["diagnostics"][0]["fingerprint"],
+        result["partialFingerprints"]["nodecastFingerprint/v1"]
+    );
+}

@@ -22,7 +22,12 @@ pub fn report(o: &Outcome) -> Value {
         "forecast": o.forecast,
         "unforecast": o.unforecast.iter().map(|id| id.to_string()).collect::<Vec<_>>(),
         "changes": changes(o),
-        "diagnostics": o.diagnostics.iter().map(diagnostic).collect::<Vec<_>>(),
+        "diagnostics": o.diagnostics.iter().map(|d| {
+            let mut v = diagnostic(d);
+            // The stable identity SARIF and the baseline use (code, object, field path).
+            v["fingerprint"] = json!(crate::fingerprint::of(d, &o.files.base, &o.files.head));
+            v
+        }).collect::<Vec<_>>(),
         "summary": {
             "files": counts.files,
             "objects": counts.objects,

@@ -90,7 +90,8 @@ fn rule(r: &Rule) -> Value {
         "fullDescription": {"text": truncate(&full, MAX_DESCRIPTION)},
         "helpUri": url,
         "help": {
-            "text": format!("{page}\n\nDocumentation: {url}\n"),
+            // The page once (as Markdown); the plain text points at it.
+            "text": format!("{}\n\nDocumentation: {url}\n", r.summary),
             "markdown": format!("{page}\n\n[Documentation of {}]({url})\n", r.code),
         },
         "defaultConfiguration": {"level": level(r.severity)},
@@ -144,7 +145,12 @@ pub fn uri(path: &str) -> String {
         .add(b'}');
     let p = path.replace('\\', "/");
     let p = p.trim_start_matches("./").trim_start_matches('/');
-    percent_encoding::utf8_percent_encode(p, SET).to_string()
+    let encoded = percent_encoding::utf8_percent_encode(p, SET).to_string();
+    // A colon in the first segment would make `c:d.yaml` a URI with the scheme `c`.
+    match encoded.split_once('/') {
+        Some((first, rest)) => format!("{}/{rest}", first.replace(':', "%3A")),
+        None => encoded.replace(':', "%3A"),
+    }
 }
 
 fn physical(loc: &Location, texts: &Texts) -> Value {
@@ -257,6 +263,9 @@ mod tests {
         assert_eq!(uri("clusters/prod/np.yaml"), "clusters/prod/np.yaml");
         assert_eq!(uri("./a b/c#1.yaml"), "a%20b/c%231.yaml");
         assert_eq!(uri("dir\\x.yaml"), "dir/x.yaml");
+        // Not a scheme: a colon in the first segment is escaped (RFC 3986 §4.2).
+        assert_eq!(uri("c:d.yaml"), "c%3Ad.yaml");
+        assert_eq!(uri("c:d/e:f.yaml"), "c%3Ad/e:f.yaml");
     }
 
     #[test]

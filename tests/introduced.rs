@@ -166,3 +166,42 @@ fn report_all_in_the_configuration_lists_everything_and_no_base_lints_everything
         "{codes:?}"
     );
 }
+
+#[test]
+fn a_report_written_into_the_working_tree_does_not_change_what_is_compared() {
+    let repo = Repo::new();
+    repo.write("old.yaml", &bad_configmap("old", "\"a\""));
+    repo.commit("base");
+    repo.write("old.yaml", &bad_configmap("old", "\"b\""));
+    repo.commit("head");
+    let first = nodecast(
+        repo.path(),
+        &["check", "--format", "json", "--output-json", "report.json"],
+    );
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(repo.path().join("report.json").is_file());
+    // The untracked report is not a manifest change: the next run still compares HEAD^.
+    let again = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(again["compared"], first.json()["compared"]);
+    assert!(
+        again["compared"]["base"]["label"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("HEAD^")),
+        "{}",
+        again["compared"]
+    );
+    assert_eq!(again["changes"].as_array().map(Vec::len), Some(1));
+    // An untracked JSON manifest is a change: then the working tree is compared with HEAD.
+    repo.write(
+        "new.json",
+        r#"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "n", "namespace": "default"}}"#,
+    );
+    let dirty = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert!(
+        dirty["compared"]["base"]["label"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("HEAD (")),
+        "{}",
+        dirty["compared"]
+    );
+}

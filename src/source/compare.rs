@@ -343,6 +343,28 @@ fn tree_snapshot(
     })
 }
 
+/// Whether a changed `.json` file may hold Kubernetes objects: a JSON report nodecast (or another
+/// tool) wrote into the working tree is not a manifest change and must not move the base from
+/// `HEAD^` to `HEAD`. YAML files, unreadable and unparsable files count as changes.
+fn json_may_be_manifest(path: &Path) -> bool {
+    if path.extension().is_none_or(|e| e != "json") {
+        return true;
+    }
+    let Ok(text) = std::fs::read(path) else {
+        // Deleted or unreadable: a change either way.
+        return true;
+    };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&text) else {
+        return true;
+    };
+    let object = |v: &serde_json::Value| v.get("apiVersion").is_some() && v.get("kind").is_some();
+    match &value {
+        serde_json::Value::Object(_) => object(&value),
+        serde_json::Value::Array(items) => items.iter().any(object),
+        _ => false,
+    }
+}
+
 fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
     let mut opts = StatusOptions::new();
     opts.include_untracked(true)
@@ -352,10 +374,15 @@ fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
     if !scope.is_empty() {
         opts.pathspec(scope);
     }
+    let workdir = repo.workdir().map(Path::to_path_buf);
     match repo.statuses(Some(&mut opts)) {
         Ok(statuses) => statuses.iter().any(|s| {
-            s.path().is_ok_and(is_manifest_path)
-                && !s.status().is_empty()
+            s.path().is_ok_and(|p| {
+                is_manifest_path(p)
+                    && workdir
+                        .as_ref()
+                        .is_none_or(|w| json_may_be_manifest(&w.join(p)))
+            }) && !s.status().is_empty()
                 && !s.status().is_ignored()
         }),
         // If Git cannot tell, compare with HEAD: the working tree is what the user is looking at.

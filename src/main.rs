@@ -148,11 +148,24 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
     /// Fail unless every disruptive forecast entry is acknowledged (also `require-ack: true`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_require_ack")]
     require_ack: bool,
+    /// Do not require acknowledgements in this run, whatever the configuration says (the
+    /// pre-commit stage: the commit message that would carry them does not exist yet; the
+    /// commit-msg hook checks them).
+    #[arg(long)]
+    no_require_ack: bool,
     /// Acknowledge a disruptive rollout (repeatable): `NodePool/clusters/workers`, or `all`.
     #[arg(long, value_name = "TARGET")]
     ack: Vec<String>,
+    /// Read `Nodecast-Ack:` trailers from this commit message file too (the `commit-msg` hook
+    /// passes the message of the commit being made).
+    #[arg(long, value_name = "FILE")]
+    message_file: Option<PathBuf>,
+    /// Print only findings and the forecast of disruptive or unmodelled changes; nothing on a
+    /// clean, harmless change (for hooks that show their output).
+    #[arg(long, short)]
+    quiet: bool,
     /// Always exit 0 when the check ran, whatever it found.
     #[arg(long)]
     exit_zero: bool,
@@ -322,7 +335,12 @@ fn print(s: &str) -> Result<(), Fatal> {
     }
 }
 
-fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<String, Fatal> {
+fn render(
+    outcome: &check::Outcome,
+    format: Format,
+    color: ColorArg,
+    quiet: bool,
+) -> Result<String, Fatal> {
     let json = |v: serde_json::Value| {
         let mut s = serde_json::to_string_pretty(&v)
             .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
@@ -348,7 +366,14 @@ fn render(outcome: &check::Outcome, format: Format, color: ColorArg) -> Result<S
                 |k| std::env::var(k).ok(),
                 std::io::stdout().is_terminal(),
             );
-            human::render(outcome, human::Style { color, width: 100 })
+            human::render(
+                outcome,
+                human::Style {
+                    color,
+                    width: 100,
+                    quiet,
+                },
+            )
         }
     })
 }
@@ -542,9 +567,22 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         let b = nodecast::policy::baseline::read(&file)?;
         options.policy.baseline = Some((b, relative_name(&file, &root)));
     }
-    options.policy.require_ack = args.require_ack || options.policy.config.require_ack;
+    options.policy.require_ack =
+        !args.no_require_ack && (args.require_ack || options.policy.config.require_ack);
     options.report_all = args.all || options.policy.config.report_all;
     options.policy.acks = args.ack.clone();
+    if let Some(file) = &args.message_file {
+        let message = std::fs::read_to_string(file).map_err(|e| {
+            Fatal::new(
+                format!("cannot read the commit message {}: {e}", file.display()),
+                "pass the file Git gives a commit-msg hook (pre-commit does this)",
+            )
+        })?;
+        options
+            .policy
+            .acks
+            .extend(nodecast::policy::ack::message_trailers(&message));
+    }
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,
         Some(FailOn::Warning) => Severity::Warning,
@@ -635,7 +673,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         (&args.output_html, Format::Html),
     ] {
         if let Some(file) = file {
-            let text = render(&outcome, format, args.color)?;
+            let text = render(&outcome, format, args.color, args.quiet)?;
             std::fs::write(file, text).map_err(|e| {
                 Fatal::new(
                     format!("cannot write {}: {e}", file.display()),
@@ -644,7 +682,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
             })?;
         }
     }
-    let rendered = render(&outcome, format, args.color)?;
+    let rendered = render(&outcome, format, args.color, args.quiet)?;
     if let Format::Github = format {
         publish_to_actions(&outcome)?;
     }

@@ -163,3 +163,140 @@ fn hooks_run_by_the_real_pre_commit() {
         range.text
     );
 }
+
+/// Runs `git` with the environment pre-commit's hooks see in a real `git commit` (nodecast and
+/// pre-commit on PATH, a throwaway pre-commit home).
+fn git_with_hooks(pc: &Path, repo: &Path, home: &Path, args: &[&str]) -> Out {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_nodecast"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let pc_dir = pc.parent().map(Path::to_path_buf).unwrap_or_default();
+    let path = format!(
+        "{}:{}:{}",
+        bin_dir.display(),
+        pc_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .env("PATH", path)
+        .env("PRE_COMMIT_HOME", home)
+        .env("PRE_COMMIT_COLOR", "never")
+        .env("NO_COLOR", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("git runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        text: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+#[test]
+fn a_rollout_is_shown_at_commit_and_acknowledged_in_the_commit_message() {
+    let Some(pc) = pre_commit() else {
+        eprintln!("skipped: pre-commit is not installed (set NODECAST_PRE_COMMIT)");
+        return;
+    };
+    let sha = commit_under_test();
+    let home = tempfile::tempdir().expect("tmp");
+    let repo = Repo::new();
+    repo.write(
+        ".pre-commit-config.yaml",
+        &format!(
+            "repos:\n- repo: {}\n  rev: {sha}\n  hooks:\n  - id: nodecast-system\n  - id: nodecast-ack-system\n",
+            project_root().display()
+        ),
+    );
+    // The repository asks for acknowledged rollouts.
+    repo.write(".nodecast.yaml", "require-ack: true\n");
+    let mc = |karg: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - {karg}\n"
+        )
+    };
+    repo.write("cluster/kargs.yaml", &mc("nosmt"));
+    repo.commit("base");
+    let install = run(
+        &pc,
+        repo.path(),
+        home.path(),
+        &[
+            "install",
+            "--hook-type",
+            "pre-commit",
+            "--hook-type",
+            "commit-msg",
+        ],
+    );
+    assert_eq!(install.code, 0, "{}", install.text);
+
+    // A harmless commit: both hooks pass and nodecast prints nothing.
+    repo.write("README.md", "docs\n");
+    repo.git(&["add", "README.md"]);
+    let quiet = git_with_hooks(
+        &pc,
+        repo.path(),
+        home.path(),
+        &["commit", "-q", "-m", "docs"],
+    );
+    assert_eq!(quiet.code, 0, "{}", quiet.text);
+    assert!(!quiet.text.contains("Forecast"), "{}", quiet.text);
+
+    // A kernel argument reboots the worker pool: the pre-commit hook passes but shows the
+    // forecast; the commit-msg hook fails until the message acknowledges the rollout.
+    repo.write("cluster/kargs.yaml", &mc("mitigations=off"));
+    repo.git(&["add", "cluster/kargs.yaml"]);
+    let refused = git_with_hooks(
+        &pc,
+        repo.path(),
+        home.path(),
+        &["commit", "-q", "-m", "tune workers"],
+    );
+    assert_ne!(refused.code, 0, "{}", refused.text);
+    assert!(refused.text.contains("reboot"), "{}", refused.text);
+    assert!(refused.text.contains("C105"), "{}", refused.text);
+    assert!(
+        refused
+            .text
+            .contains("Nodecast-Ack: MachineConfigPool/worker"),
+        "{}",
+        refused.text
+    );
+    assert_eq!(repo.git(&["log", "--format=%s", "-1"]).trim(), "docs");
+
+    let accepted = git_with_hooks(
+        &pc,
+        repo.path(),
+        home.path(),
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "tune workers",
+            "-m",
+            "Nodecast-Ack: MachineConfigPool/worker",
+        ],
+    );
+    assert_eq!(accepted.code, 0, "{}", accepted.text);
+    assert!(
+        accepted.text.contains("reboot"),
+        "the forecast is shown: {}",
+        accepted.text
+    );
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "-1"]).trim(),
+        "tune workers"
+    );
+}

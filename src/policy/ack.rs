@@ -72,6 +72,24 @@ pub fn trailers(path: &std::path::Path, base: Option<&str>, head: Option<&str>) 
     out
 }
 
+/// `Nodecast-Ack:` trailer values of a commit message (the file Git hands a `commit-msg` hook):
+/// the commit being made acknowledges its own rollouts.
+pub fn message_trailers(message: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(trailers) = git2::message_trailers_strs(message) {
+        for (k, v) in trailers.iter() {
+            if k.eq_ignore_ascii_case(TRAILER) {
+                out.extend(
+                    v.split(',')
+                        .map(|t| t.trim().to_string())
+                        .filter(|t| !t.is_empty()),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// A changed object that may affect nodes but that no forecast model judged: it needs an
 /// acknowledgement too (when unsure, predict the disruption).
 pub struct Unmodelled<'a> {

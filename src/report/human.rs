@@ -8,6 +8,7 @@ use super::Texts;
 use crate::check::Outcome;
 use crate::diagnostic::{Diagnostic, Location, Severity, Side, State};
 use crate::diff::ChangeKind;
+use crate::forecast::Action;
 
 /// Rendering choices.
 #[derive(Clone, Copy, Debug)]
@@ -16,12 +17,20 @@ pub struct Style {
     pub color: bool,
     /// Terminal width for wrapping.
     pub width: usize,
+    /// Findings and the forecast of disruptive or unmodelled changes only (`--quiet`).
+    pub quiet: bool,
 }
 
 /// Renders the whole human report.
 pub fn render(o: &Outcome, style: Style) -> String {
     let texts = Texts::new(o);
     let mut out = String::new();
+    let disruptive =
+        o.forecast.iter().any(|i| i.action != Action::None) || !o.unforecast.is_empty();
+    // Quiet: nothing at all for a clean change that touches no node.
+    if style.quiet && o.diagnostics.is_empty() && !disruptive {
+        return out;
+    }
     let _ = writeln!(
         out,
         "nodecast: {} vs {}",
@@ -43,8 +52,12 @@ pub fn render(o: &Outcome, style: Style) -> String {
         out.push('\n');
     }
 
-    render_changes(o, &mut out);
-    render_forecast(o, &mut out);
+    if !style.quiet {
+        render_changes(o, &mut out);
+    }
+    if !style.quiet || disruptive {
+        render_forecast(o, &mut out);
+    }
 
     let c = super::counts(o);
     let mut dropped = String::new();
@@ -71,7 +84,8 @@ pub fn render(o: &Outcome, style: Style) -> String {
     }
     let _ = writeln!(
         out,
-        "{} {}, {} {}, {} {} in {} {} ({} {}{dropped}){pre_existing}",
+        "{} · {} {}, {} {}, {} {} in {} {} ({} {}{dropped}){pre_existing}",
+        impact_summary(o),
         c.errors,
         plural(c.errors, "error", "errors"),
         c.warnings,
@@ -94,6 +108,63 @@ pub fn plain_frame(d: &Diagnostic, texts: &Texts, width: usize) -> String {
     let mut out = String::new();
     let _ = handler.render_report(&mut out, &frame(d, texts));
     out
+}
+
+/// What the change does to nodes, in the summary line a tired reader sees first:
+/// `2 pools reboot, 1 NodePool replaced`, or `no node impact`.
+pub fn impact_summary(o: &Outcome) -> String {
+    if !o.has_base {
+        return "not forecast (no base)".into();
+    }
+    let order = [
+        Action::Blocked,
+        Action::Replace,
+        Action::InPlace,
+        Action::Reboot,
+        Action::Drain,
+        Action::Restart,
+        Action::Reload,
+    ];
+    let mut parts: Vec<String> = Vec::new();
+    for action in order {
+        let entries: Vec<&crate::forecast::Impact> =
+            o.forecast.iter().filter(|i| i.action == action).collect();
+        let n = entries.len();
+        if n == 0 {
+            continue;
+        }
+        let node_pools = entries.iter().all(|i| i.target.kind == "NodePool");
+        let noun = match (node_pools, n) {
+            (true, 1) => "NodePool",
+            (true, _) => "NodePools",
+            (false, 1) => "pool",
+            (false, _) => "pools",
+        };
+        let s = if n == 1 { "s" } else { "" };
+        let verb = match action {
+            Action::Blocked => "blocked".to_string(),
+            Action::Replace => "replaced".to_string(),
+            Action::InPlace => "updated in place".to_string(),
+            Action::Reboot => format!("reboot{s}"),
+            Action::Drain => format!("drain{s}"),
+            Action::Restart => format!("restart{s} a service"),
+            Action::Reload => format!("reload{s} a service"),
+            Action::None => String::new(),
+        };
+        parts.push(format!("{n} {noun} {verb}"));
+    }
+    if !o.unforecast.is_empty() {
+        let n = o.unforecast.len();
+        parts.push(format!(
+            "{n} {} not modelled (assume a rollout)",
+            plural(n, "change", "changes")
+        ));
+    }
+    if parts.is_empty() {
+        "no node impact".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// The contract name of an action, as printed.

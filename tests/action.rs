@@ -82,7 +82,7 @@ fn action_metadata_follows_the_rules() {
             }
         }
     }
-    assert_eq!(runs, 2);
+    assert_eq!(runs, 3);
 }
 
 /// A repository with a PR branch: base has a pool; the branch adds a YAML 1.1 warning (Y003)
@@ -333,4 +333,36 @@ fn install_verifies_the_pinned_checksum() {
         "{}",
         tampered.stdout
     );
+}
+
+#[test]
+fn the_build_cache_key_follows_the_action_sources() {
+    let out = |dir: &Path| {
+        let run = Command::new("bash")
+            .arg(project_root().join("action/cache-key.sh"))
+            .env("GITHUB_ACTION_PATH", dir)
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env_remove("GITHUB_OUTPUT")
+            .output()
+            .expect("bash");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stdout).trim().to_string()
+    };
+    let tmp = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(tmp.path().join("src")).expect("mkdir");
+    std::fs::write(tmp.path().join("Cargo.toml"), "[package]\n").expect("write");
+    std::fs::write(tmp.path().join("src/main.rs"), "fn main() {}\n").expect("write");
+    let first = out(tmp.path());
+    assert!(first.starts_with("nodecast-Linux-X64-"), "{first}");
+    assert_eq!(first.len(), "nodecast-Linux-X64-".len() + 16, "{first}");
+    assert_eq!(out(tmp.path()), first, "stable");
+    std::fs::write(tmp.path().join("src/main.rs"), "fn main() { }\n").expect("write");
+    assert_ne!(out(tmp.path()), first, "a source change is a new key");
+    // The key of this repository is not empty (no github.action_ref needed).
+    assert!(out(&project_root()).len() > 20);
 }

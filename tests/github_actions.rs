@@ -231,3 +231,82 @@ fn findings_on_changed_lines_are_annotated_first() {
         ["::warning file=z.yaml", "::notice file=a.yaml"]
     );
 }
+
+#[test]
+fn base_main_resolves_to_origin_main_in_a_clone_without_a_local_main() {
+    // What `actions/checkout` leaves: the pull request's branch, and `origin/main` only.
+    let upstream = Repo::new();
+    upstream.write(
+        "a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: \"1\"\n",
+    );
+    upstream.commit("base");
+    upstream.git(&["checkout", "-q", "-b", "feature"]);
+    upstream.write(
+        "a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: \"2\"\n",
+    );
+    upstream.commit("feature");
+    let clone = tempfile::tempdir().expect("tmp");
+    let dest = clone.path().join("work");
+    common::git_in(
+        clone.path(),
+        &[
+            "clone",
+            "-q",
+            "--branch",
+            "feature",
+            upstream.path().to_str().expect("utf-8"),
+            "work",
+        ],
+    );
+    assert!(common::git_in(&dest, &["branch", "--list", "main"])
+        .trim()
+        .is_empty());
+    let run = common::nodecast(&dest, &["check", "--base", "main", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    assert!(
+        r["compared"]["base"]["label"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("merge-base of origin/main")),
+        "{}",
+        r["compared"]
+    );
+    assert_eq!(r["changes"][0]["object"], "ConfigMap/default/a");
+}
+
+#[test]
+fn rollouts_are_annotated_on_the_lines_that_cause_them() {
+    let repo = Repo::new();
+    let mc = |karg: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - {karg}\n"
+        )
+    };
+    repo.write("cluster/kargs.yaml", &mc("nosmt"));
+    repo.commit("base");
+    repo.write("cluster/kargs.yaml", &mc("mitigations=off"));
+    repo.commit("head");
+    let run = common::nodecast(
+        repo.path(),
+        &[
+            "check", "--base", "HEAD^", "--head", "HEAD", "--format", "github",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rollouts: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("title=nodecast rollout"))
+        .collect();
+    assert_eq!(rollouts.len(), 1, "{}", run.stdout);
+    assert!(
+        rollouts[0].starts_with(
+            "::warning file=cluster/kargs.yaml,line=9,col=5,title=nodecast rollout%3A MachineConfigPool worker reboot (.)::"
+        ),
+        "{}",
+        rollouts[0]
+    );
+    assert!(rollouts[0].contains("reboot, drained"), "{}", rollouts[0]);
+}

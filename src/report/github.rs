@@ -36,6 +36,17 @@ pub fn render(o: &Outcome) -> String {
         out.push_str(&annotation(d, &texts));
         out.push('\n');
     }
+    // Rollouts are annotated on the lines that cause them, beside the findings.
+    for (level, text) in rollout_annotations(o) {
+        let i = level as usize;
+        if shown[i] >= MAX_PER_LEVEL {
+            omitted[i] += 1;
+            continue;
+        }
+        shown[i] += 1;
+        out.push_str(&text);
+        out.push('\n');
+    }
     let left_out: Vec<String> = [
         (Severity::Error, "error"),
         (Severity::Warning, "warning"),
@@ -66,6 +77,77 @@ pub fn render(o: &Outcome) -> String {
         if c.disruptive == 1 { "y" } else { "ies" },
         pre_existing_note(o)
     );
+    out
+}
+
+/// One annotation per cause line of every forecast entry that touches nodes (a `blocked` pool is
+/// an error, a replacement, update, reboot or drain a warning, a service restart a notice), and
+/// one per changed object whose node impact is not modelled (a warning: assume a rollout).
+fn rollout_annotations(o: &Outcome) -> Vec<(Severity, String)> {
+    use crate::forecast::Action;
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for i in &o.forecast {
+        let (level, command) = match i.action {
+            Action::None => continue,
+            Action::Blocked => (Severity::Error, "error"),
+            Action::Restart | Action::Reload => (Severity::Info, "notice"),
+            _ => (Severity::Warning, "warning"),
+        };
+        let pool = match &i.target.namespace {
+            Some(ns) => format!("{} {ns}/{}", i.target.kind, i.target.name),
+            None => format!("{} {}", i.target.kind, i.target.name),
+        };
+        let action = serde_json::to_value(i.action)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        for c in &i.causes {
+            if c.line == 0 || !seen.insert((pool.clone(), c.file.clone(), c.line)) {
+                continue;
+            }
+            let title = format!("nodecast rollout: {pool} {action} ({})", i.target.cluster);
+            let message = format!(
+                "{}\n{pool}: {action}{}; when: {} ({})",
+                c.summary,
+                if i.drain { ", drained" } else { "" },
+                i.when.state,
+                i.when.reason
+            );
+            out.push((
+                level,
+                format!(
+                    "::{command} file={},line={},col={},title={}::{}",
+                    escape_property(&c.file),
+                    c.line,
+                    c.column.max(1),
+                    escape_property(&title),
+                    escape_data(&message)
+                ),
+            ));
+        }
+    }
+    for id in &o.unforecast {
+        let place = o
+            .diff
+            .changes
+            .iter()
+            .find(|c| &c.id == id)
+            .and_then(|c| c.fields.iter().find_map(|f| f.head.clone()));
+        let Some(loc) = place else { continue };
+        let line = loc.span.map_or(1, |s| s.start.line.max(1));
+        out.push((
+            Severity::Warning,
+            format!(
+                "::warning file={},line={line},title={}::{}",
+                escape_property(&loc.path),
+                escape_property("nodecast rollout: not modelled"),
+                escape_data(&format!(
+                    "{id} changed and nodecast does not model its node impact: assume a rollout"
+                ))
+            ),
+        ));
+    }
     out
 }
 

@@ -263,6 +263,18 @@ fn resolve_base(
     scope: &str,
     max: u64,
 ) -> Result<Snapshot, Fatal> {
+    // `actions/checkout` clones hold no local `main`, only `origin/main`: a branch name that
+    // names no revision here is looked up as the remote-tracking branch of `origin`.
+    let remote = format!("origin/{rev}");
+    let rev = if repo.revparse_single(rev).is_err()
+        && repo
+            .find_reference(&format!("refs/remotes/{remote}"))
+            .is_ok()
+    {
+        remote.as_str()
+    } else {
+        rev
+    };
     let branch = repo
         .resolve_reference_from_short_name(rev)
         .ok()

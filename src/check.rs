@@ -43,6 +43,8 @@ pub struct Outcome {
     pub baselined: usize,
     /// CEL rules nodecast could not evaluate (listed with `--verbose`).
     pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
+    /// The private values of both revisions: every report masks them.
+    pub redaction: std::sync::Arc<crate::redact::Redaction>,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -119,9 +121,12 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     clock.lap("inventory");
     // One identity may be defined once per standalone cluster: pair definitions by cluster.
     let roots = forecast::mco::cluster_roots(&base, &head);
-    let diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
+    let mut diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
         forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
     });
+    // Private values never reach a model, a rule or a report as text.
+    let private = &options.policy.config.redact;
+    crate::redact::fields(&mut diff, &base, &head, private);
     clock.lap("diff");
     let input = forecast::Input {
         base: &base,
@@ -179,8 +184,12 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         },
         diagnostics,
     );
-    let diagnostics = applied.diagnostics;
+    let mut diagnostics = applied.diagnostics;
+    let mut forecast = forecast;
     clock.lap("policy");
+    let redaction = crate::redact::Redaction::build(&base, &head, private);
+    crate::redact::outcome(&redaction, &mut diagnostics, &mut forecast, &mut diff);
+    clock.lap("redact");
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -197,6 +206,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         suppressed: applied.suppressed,
         baselined: applied.baselined,
         unevaluated_rules: validation.skipped,
+        redaction: std::sync::Arc::new(redaction),
     })
 }
 

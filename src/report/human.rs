@@ -371,6 +371,7 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
                     code: None,
                     severity: miette::Severity::Advice,
                     source: rtext
+                        .clone()
                         .map(|t| NamedSource::new(source_name(&r.location), t.to_string())),
                     labels: rspan
                         .filter(|_| rtext.is_some())

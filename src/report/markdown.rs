@@ -199,6 +199,7 @@ pub(crate) mod tests {
             suppressed: 0,
             baselined: 0,
             unevaluated_rules: Vec::new(),
+            redaction: Default::default(),
         }
     }
 

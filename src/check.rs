@@ -124,6 +124,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
         forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
     });
+    crate::diff::unreadable::mark(&mut diff, &files, &base, &head);
     // Private values never reach a model, a rule or a report as text.
     let private = &options.policy.config.redact;
     crate::redact::fields(&mut diff, &base, &head, private);
@@ -151,7 +152,6 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     clock.lap("forecast+validate");
     diagnostics.extend(rendered.diagnostics);
     diagnostics.extend(validation.diagnostics);
-    supersede_duplicate_findings(&mut diagnostics);
     diagnostics.extend(rules::run(&rules::Context {
         base_files: &files.base,
         head_files: &files.head,
@@ -160,6 +160,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diff: &diff,
         forecast: &forecast,
     }));
+    supersede_duplicate_findings(&mut diagnostics);
     clock.lap("rules");
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let trailer_acks = if options.policy.require_ack {
@@ -213,8 +214,18 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 /// Two rules that report the same problem on the same line: the first of each pair gives way to
 /// the second. The CRD's transition rule (V104) speaks for the HyperShift model's immutable-field
 /// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
-/// off, so the API server drops `osImageStream`) explains the generic unknown-field V102.
-const SUPERSEDED: [(&str, &str); 2] = [("H110", "V104"), ("V102", "S105")];
+/// off, so the API server drops `osImageStream`) explains the generic unknown-field V102; a
+/// changed file that cannot be read (Y010, with the pools it may roll) speaks for the finding
+/// that says why it is not read (Y005–Y009).
+const SUPERSEDED: [(&str, &str); 7] = [
+    ("H110", "V104"),
+    ("V102", "S105"),
+    ("Y005", "Y010"),
+    ("Y006", "Y010"),
+    ("Y007", "Y010"),
+    ("Y008", "Y010"),
+    ("Y009", "Y010"),
+];
 
 fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
     let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);

@@ -12,6 +12,8 @@ use proptest::prelude::*;
 fn run(base: &[u8], head: &[u8]) {
     let entry = |bytes: &[u8]| FileEntry {
         path: "f.yaml".into(),
+        id: None,
+        via_link: false,
         parsed: Arc::new(parse_file(bytes)),
     };
     let (b, h) = ([entry(base)], [entry(head)]);

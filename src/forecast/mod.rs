@@ -8,6 +8,7 @@ pub mod boot_images;
 pub mod hypershift;
 pub mod mco;
 pub mod streams;
+mod unreadable;
 
 use serde::Serialize;
 
@@ -20,6 +21,9 @@ use crate::inventory::Inventory;
 pub enum Action {
     /// The controller refuses the new configuration.
     Blocked,
+    /// nodecast cannot tell: a change it could not read may reach the pool; assume a rollout
+    /// (replace or reboot, drained).
+    Unknown,
     /// New machines replace the old ones.
     Replace,
     /// Nodes are updated in place.
@@ -167,6 +171,7 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     hypershift::forecast(input, &mut out);
     mco::forecast(input, &mut out);
+    unreadable::forecast(input, &mut out);
     crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (

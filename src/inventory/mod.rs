@@ -436,6 +436,8 @@ metadata: {name: c, namespace: clusters}
 ";
         let files = vec![FileEntry {
             path: "np.yaml".into(),
+            id: None,
+            via_link: false,
             parsed: Arc::new(parse_file(yaml.as_bytes())),
         }];
         let inv = Inventory::build(&files);

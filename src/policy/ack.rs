@@ -23,7 +23,7 @@ pub fn target_name(i: &Impact) -> String {
 pub fn disruptive(a: Action) -> bool {
     matches!(
         a,
-        Action::Replace | Action::InPlace | Action::Reboot | Action::Drain
+        Action::Unknown | Action::Replace | Action::InPlace | Action::Reboot | Action::Drain
     )
 }
 
@@ -226,6 +226,8 @@ mod tests {
     fn head_file(path: &str, text: &str) -> FileEntry {
         FileEntry {
             path: path.into(),
+            id: None,
+            via_link: false,
             parsed: std::sync::Arc::new(crate::parse::parse_file(text.as_bytes())),
         }
     }

@@ -84,7 +84,7 @@ pub fn heuristic(text: &str) -> Vec<(usize, usize)> {
     let docs = lines.split(|(_, l)| l.starts_with("---"));
     for doc in docs {
         let secret = doc.iter().any(|(_, l)| {
-            key_of(l.trim_start()).is_some_and(|(k, v)| {
+            crate::text::yaml_key(l.trim_start()).is_some_and(|(k, v)| {
                 k == "kind" && v.trim().trim_matches(['"', '\'', ',']).trim() == "Secret"
             })
         });
@@ -98,7 +98,7 @@ pub fn heuristic(text: &str) -> Vec<(usize, usize)> {
                     continue;
                 }
                 if indent > b {
-                    let from = match key_of(content) {
+                    let from = match crate::text::yaml_key(content) {
                         Some((_, v)) if !v.trim().is_empty() => line.len() - v.len(),
                         Some(_) => continue,
                         None => indent,
@@ -108,7 +108,7 @@ pub fn heuristic(text: &str) -> Vec<(usize, usize)> {
                 }
                 block = None;
             }
-            let Some((key, value)) = key_of(content) else {
+            let Some((key, value)) = crate::text::yaml_key(content) else {
                 continue;
             };
             let opens =
@@ -124,39 +124,6 @@ pub fn heuristic(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// `key` and the text after its `:` for a `key: value` line (plain or quoted key), else `None`.
-fn key_of(content: &str) -> Option<(&str, &str)> {
-    let content = content.strip_prefix("- ").unwrap_or(content);
-    if let Some(rest) = content.strip_prefix('"') {
-        let end = rest.find('"')?;
-        let after = rest[end + 1..].trim_start();
-        let value = after.strip_prefix(':')?;
-        return Some((&rest[..end], value));
-    }
-    if let Some(rest) = content.strip_prefix('\'') {
-        let end = rest.find('\'')?;
-        let after = rest[end + 1..].trim_start();
-        let value = after.strip_prefix(':')?;
-        return Some((&rest[..end], value));
-    }
-    let colon = content
-        .char_indices()
-        .find(|&(i, c)| {
-            c == ':'
-                && content[i + 1..]
-                    .chars()
-                    .next()
-                    .is_none_or(|n| n == ' ' || n == '\t')
-        })
-        .map(|(i, _)| i)?;
-    let key = &content[..colon];
-    if key.contains(' ') && !key.starts_with('#') {
-        // `a b: c` is a valid key, but a prose line in a block scalar is more likely.
-        return None;
-    }
-    Some((key, &content[colon + 1..]))
 }
 
 #[cfg(test)]

@@ -143,11 +143,15 @@ mod tests {
     fn listed(kustomization: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
         let mut entries = vec![FileEntry {
             path: "c/kustomization.yaml".into(),
+            id: None,
+            via_link: false,
             parsed: Arc::new(parse_file(kustomization.as_bytes())),
         }];
         for (path, text) in files {
             entries.push(FileEntry {
                 path: (*path).into(),
+                id: None,
+                via_link: false,
                 parsed: Arc::new(parse_file(text.as_bytes())),
             });
         }

@@ -100,9 +100,17 @@ fn render_changes(o: &Outcome, out: &mut String) {
         return;
     }
     let _ = writeln!(out, "Changes");
-    if o.diff.changes.is_empty() && o.diff.moved.is_empty() {
+    if o.diff.changes.is_empty() && o.diff.moved.is_empty() && o.diff.unreadable.is_empty() {
         let _ = writeln!(out, "  no object changed\n");
         return;
+    }
+    for u in &o.diff.unreadable {
+        let _ = writeln!(
+            out,
+            "  ? {}  cannot read ({}): node impact unknown",
+            u.path,
+            u.reason()
+        );
     }
     for c in &o.diff.changes {
         let (mark, obj) = match c.kind {
@@ -115,6 +123,12 @@ fn render_changes(o: &Outcome, out: &mut String) {
                     .or_else(|| c.base.map(|i| &o.base.objects[i])),
             ),
             ChangeKind::Changed => ("~", c.head.map(|i| &o.head.objects[i])),
+            ChangeKind::Unreadable => (
+                "?",
+                c.head
+                    .map(|i| &o.head.objects[i])
+                    .or_else(|| c.base.map(|i| &o.base.objects[i])),
+            ),
         };
         let mut path = obj.map(|x| x.path.clone()).unwrap_or_default();
         if let Some(origin) = obj.map(|x| x.origin.describe()).filter(|d| !d.is_empty()) {

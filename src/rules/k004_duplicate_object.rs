@@ -28,9 +28,21 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let roots = crate::forecast::mco::cluster_roots(ctx.base, ctx.head);
+    let linked: std::collections::HashSet<&str> = ctx
+        .head_files
+        .iter()
+        .filter(|f| f.via_link)
+        .map(|f| f.path.as_str())
+        .collect();
     for &(first, later) in &ctx.head.duplicates {
         let (a, b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
         if crate::forecast::mco::in_different_clusters(&roots, a, b) {
+            continue;
+        }
+        // A file seen again through a symbolic link: the same document, not a second definition.
+        if a.same_document(b)
+            && (linked.contains(a.path.as_str()) || linked.contains(b.path.as_str()))
+        {
             continue;
         }
         out.push(

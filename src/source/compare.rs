@@ -212,7 +212,7 @@ fn scope_of(repo: &Repository, workdir: Option<&Path>, path: &Path) -> Result<St
     let _ = repo;
     Ok(rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| super::os_text(c.as_os_str()))
         .collect::<Vec<_>>()
         .join("/"))
 }
@@ -354,7 +354,7 @@ fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
     }
     match repo.statuses(Some(&mut opts)) {
         Ok(statuses) => statuses.iter().any(|s| {
-            s.path().is_ok_and(is_manifest_path)
+            is_manifest_path(&super::path_text(s.path_bytes()))
                 && !s.status().is_empty()
                 && !s.status().is_ignored()
         }),

@@ -74,6 +74,12 @@ fn judge(input: &Input<'_>, id: &ObjectId) -> Judged {
             j.diagnostics
                 .extend(checks::nodepool(input, None, &hs).diagnostics);
         }
+        // Not deleted: its file cannot be read in head (the unreadable-change forecast says so).
+        (Some(_), None)
+            if input
+                .diff
+                .change_of(id)
+                .is_some_and(|c| c.kind == crate::diff::ChangeKind::Unreadable) => {}
         (Some(b), None) => {
             j.diagnostics.push(deleted(b));
             j.impact = Some(removal(input, b));
@@ -106,12 +112,7 @@ fn judge(input: &Input<'_>, id: &ObjectId) -> Judged {
 /// removal stated in the cause.
 fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
     let size = shape::size(b.root());
-    let nodes = size.map(|s| s.nodes).or_else(|| {
-        let id = &b.id;
-        let full = format!("{}/{}", id.namespace.as_deref().unwrap_or_default(), id.name);
-        let assumed = &input.options.assume_nodes;
-        assumed.get(&full).or_else(|| assumed.get(&id.name)).copied()
-    });
+    let nodes = node_count(input, b);
     let count = match (size, nodes) {
         (Some(s), _) if s.autoscaling_min.is_some() => format!("up to {} nodes", s.nodes),
         (_, Some(1)) => "its node".to_string(),
@@ -151,6 +152,23 @@ fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
         rollout: None,
         fingerprint: None,
     }
+}
+
+/// A NodePool's node count: `replicas` (or the autoscaling maximum), else `--assume-nodes`.
+pub(crate) fn node_count(input: &Input<'_>, np: &Object) -> Option<u32> {
+    shape::size(np.root()).map(|s| s.nodes).or_else(|| {
+        let id = &np.id;
+        let full = format!(
+            "{}/{}",
+            id.namespace.as_deref().unwrap_or_default(),
+            id.name
+        );
+        let assumed = &input.options.assume_nodes;
+        assumed
+            .get(&full)
+            .or_else(|| assumed.get(&id.name))
+            .copied()
+    })
 }
 
 fn deleted(b: &Object) -> Diagnostic {

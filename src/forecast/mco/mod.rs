@@ -62,6 +62,37 @@ pub fn cluster_label(group: &str) -> String {
     cluster::label(group)
 }
 
+/// Every standalone cluster the model sees: its key (root folder, `.` for the repository, or
+/// the overlay / wrapper group), how reports name it, and its pool names on either side (the
+/// built-in `master` and `worker` included).
+pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>)> {
+    cluster::group(input.base, input.head, &input.options.cluster_roots)
+        .into_iter()
+        .map(|c| {
+            let mut objects: Vec<&Object> =
+                c.base.iter().map(|&i| &input.base.objects[i]).collect();
+            objects.extend(c.head.iter().map(|&i| &input.head.objects[i]));
+            let mut names: Vec<String> =
+                pool::pools(&objects).into_iter().map(|p| p.name).collect();
+            names.sort();
+            names.dedup();
+            let label = cluster::label(&c.root);
+            (c.root, label, names)
+        })
+        .collect()
+}
+
+/// The standalone cluster key a repository path belongs to (see [`cluster_key`]).
+pub fn cluster_of_path(input: &Input<'_>, path: &str) -> String {
+    let roots = cluster::roots(input.base, input.head, &input.options.cluster_roots);
+    let r = cluster::root_of(&roots, path);
+    if r.is_empty() {
+        ".".to_string()
+    } else {
+        r
+    }
+}
+
 /// Adds the MCO forecast of every standalone cluster in the repository.
 pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     use rayon::prelude::*;

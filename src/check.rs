@@ -124,7 +124,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut diff = Diff::compute_grouped(&base, &head, loaded.has_base, &|o| {
         forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
     });
-    crate::diff::unreadable::mark(&mut diff, &files, &base, &head);
+    crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
     // Private values never reach a model, a rule or a report as text.
     let private = &options.policy.config.redact;
     crate::redact::fields(&mut diff, &base, &head, private);
@@ -216,10 +216,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 /// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
 /// off, so the API server drops `osImageStream`) explains the generic unknown-field V102; a
 /// changed file that cannot be read (Y010, with the pools it may roll) speaks for the finding
-/// that says why it is not read (Y005–Y009).
-const SUPERSEDED: [(&str, &str); 7] = [
+/// that says why it is not read (Y001, Y005–Y009).
+const SUPERSEDED: [(&str, &str); 8] = [
     ("H110", "V104"),
     ("V102", "S105"),
+    ("Y001", "Y010"),
     ("Y005", "Y010"),
     ("Y006", "Y010"),
     ("Y007", "Y010"),

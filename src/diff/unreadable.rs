@@ -45,6 +45,40 @@ impl UnreadableChange {
     }
 }
 
+/// Every `name` a HostedCluster's spec refers to (pull secret, SSH key, trust bundles, …), with
+/// the HostedCluster's namespace.
+fn hosted_cluster_names(base: &Inventory, head: &Inventory) -> BTreeSet<(String, String)> {
+    fn walk(n: &nodecast_yaml::Node, ns: &str, out: &mut BTreeSet<(String, String)>) {
+        match &n.kind {
+            nodecast_yaml::NodeKind::Map(entries) => {
+                for e in entries {
+                    match (e.key.key_text(), e.value.as_str()) {
+                        (Some("name"), Some(v)) => {
+                            out.insert((ns.to_string(), v.to_string()));
+                        }
+                        _ => walk(&e.value, ns, out),
+                    }
+                }
+            }
+            nodecast_yaml::NodeKind::Seq(items) => items.iter().for_each(|i| walk(i, ns, out)),
+            nodecast_yaml::NodeKind::Scalar { .. } => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for inv in [base, head] {
+        for o in inv.of_kind("hypershift.openshift.io", "HostedCluster") {
+            if let Some(spec) = o.root().get("spec") {
+                walk(
+                    spec,
+                    o.id.namespace.as_deref().unwrap_or_default(),
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
+
 fn reasons(parts: &[Unread]) -> Option<String> {
     (!parts.is_empty()).then(|| {
         parts
@@ -66,7 +100,34 @@ fn digests(parts: &[Unread]) -> Option<Vec<[u8; 32]>> {
 /// Finds the unreadable changes of the two sides and marks the objects they hide: an object
 /// removed from a file that cannot be read in head (or seen there leniently), or added to one
 /// that cannot be read in base, is `Unreadable`.
-pub fn mark(diff: &mut Diff, files: &ParsedSides, base: &Inventory, head: &Inventory) {
+pub fn mark(
+    diff: &mut Diff,
+    files: &ParsedSides,
+    base: &Inventory,
+    head: &Inventory,
+    has_base: bool,
+) {
+    if !has_base {
+        // Nothing is compared: no change, readable or not.
+        return;
+    }
+    // ConfigMaps and Secrets matter when a NodePool or HostedCluster refers to them, or when the
+    // Machine Config Operator reads them (`openshift-config`).
+    let hosted_names = hosted_cluster_names(base, head);
+    let referenced = |kind: &str, namespace: Option<&str>, name: Option<&str>| -> bool {
+        let Some(name) = name else { return true };
+        namespace == Some("openshift-config")
+            || hosted_names
+                .iter()
+                .any(|(ns, n)| n == name && (namespace.is_none() || namespace == Some(ns)))
+            || [base, head].iter().any(|inv| {
+                inv.references.iter().any(|r| {
+                    r.target.kind == kind
+                        && r.target.name == name
+                        && (namespace.is_none() || r.target.namespace.as_deref() == namespace)
+                })
+            })
+    };
     let mut by_path: BTreeMap<&str, (Option<&FileEntry>, Option<&FileEntry>)> = BTreeMap::new();
     for f in &files.base {
         by_path.entry(&f.path).or_default().0 = Some(f);
@@ -127,7 +188,10 @@ pub fn mark(diff: &mut Diff, files: &ParsedSides, base: &Inventory, head: &Inven
                         .map(|(g, _)| g)
                         .unwrap_or_default();
                     // A kind whose group is unknown (templated apiVersion) may be anything.
-                    o.api_version.is_none() || may_affect_nodes(group, kind)
+                    o.api_version.is_none()
+                        || (group.is_empty() && matches!(kind.as_str(), "ConfigMap" | "Secret"))
+                            .then(|| referenced(kind, o.namespace.as_deref(), o.name.as_deref()))
+                            .unwrap_or_else(|| may_affect_nodes(group, kind))
                 }
             });
         if !relevant {

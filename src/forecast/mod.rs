@@ -192,14 +192,6 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     out
 }
 
-/// API groups whose objects decide what nodes run.
-const NODE_GROUPS: [&str; 4] = [
-    "hypershift.openshift.io",
-    "machineconfiguration.openshift.io",
-    "config.openshift.io",
-    "operator.openshift.io",
-];
-
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them
 /// instead of claiming "no node impact" (never say "no rollout" when nodes may reboot).
 pub fn unforecast(
@@ -225,7 +217,8 @@ pub fn unforecast(
         .iter()
         .filter(|c| {
             let id = &c.id;
-            NODE_GROUPS.contains(&id.group.as_str())
+            crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
+                || (id.group.is_empty() && id.kind == "Node")
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
                 || carries_unknown(c)
         })

@@ -20,6 +20,7 @@ mod scope;
 pub mod selector;
 mod side;
 mod streams;
+mod tuned;
 
 use std::collections::BTreeMap;
 
@@ -138,8 +139,10 @@ fn model_cluster(
     let scope = Scope::new(input, c);
     let label = cluster::label(&c.root);
     for id in scope.changes.keys() {
-        // Infrastructure is only read (topology); its changes are not judged here.
-        if id.kind != "Infrastructure" {
+        // Infrastructure is only read (topology) and MachineSets only for node counts: their
+        // changes are not judged here. A Tuned is judged only where it reaches a pool's kernel
+        // arguments (a forecast cause names it); its other changes are not modelled.
+        if !matches!(id.kind.as_str(), "Infrastructure" | "MachineSet" | "Tuned") {
             out.covered.insert(id.clone());
         }
     }

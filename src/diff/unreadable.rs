@@ -189,9 +189,11 @@ pub fn mark(
                         .unwrap_or_default();
                     // A kind whose group is unknown (templated apiVersion) may be anything.
                     o.api_version.is_none()
-                        || (group.is_empty() && matches!(kind.as_str(), "ConfigMap" | "Secret"))
-                            .then(|| referenced(kind, o.namespace.as_deref(), o.name.as_deref()))
-                            .unwrap_or_else(|| may_affect_nodes(group, kind))
+                        || if group.is_empty() && matches!(kind.as_str(), "ConfigMap" | "Secret") {
+                            referenced(kind, o.namespace.as_deref(), o.name.as_deref())
+                        } else {
+                            may_affect_nodes(group, kind)
+                        }
                 }
             });
         if !relevant {

@@ -112,11 +112,10 @@ fn entries_below(
         for e in t.iter() {
             let path = join(&dir, e.name_bytes());
             match kind_of(e.kind(), e.filemode()) {
-                Some(Kind::Dir) => {
-                    if descend(&path) {
-                        stack.push((path, repo.find_tree(e.id())?));
-                    }
+                Some(Kind::Dir) if descend(&path) => {
+                    stack.push((path, repo.find_tree(e.id())?));
                 }
+                Some(Kind::Dir) => {}
                 Some(kind) => out.push((path, kind, e.id())),
                 None => {}
             }

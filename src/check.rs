@@ -189,6 +189,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut forecast = forecast;
     clock.lap("policy");
     let redaction = crate::redact::Redaction::build(&base, &head, private);
+    clock.lap("redact-scan");
     crate::redact::outcome(&redaction, &mut diagnostics, &mut forecast, &mut diff);
     clock.lap("redact");
     Ok(Outcome {

@@ -90,11 +90,31 @@ impl Redaction {
     pub fn build(base: &Inventory, head: &Inventory, extra: &Extra) -> Self {
         use rayon::prelude::*;
         type Spans = Vec<((Side, String), (usize, usize))>;
-        let per_object: Vec<(Spans, Vec<String>)> = [(Side::Base, base), (Side::Head, head)]
+        let objects: Vec<(Side, &Object)> = [(Side::Base, base), (Side::Head, head)]
             .iter()
             .flat_map(|(side, inv)| inv.objects.iter().map(move |o| (*side, o)))
+            .collect();
+        // Only Secrets and files that mention a private key can hold private values (unless the
+        // repository names more): the rest of a large fleet is not walked.
+        let key = |o: &Object| std::sync::Arc::as_ptr(o.file()) as usize;
+        let mut texts: HashMap<usize, Option<&str>> = HashMap::new();
+        for (_, o) in &objects {
+            texts
+                .entry(key(o))
+                .or_insert_with(|| o.file().text.as_deref());
+        }
+        let marked: std::collections::HashSet<usize> = texts
+            .into_iter()
             .collect::<Vec<_>>()
             .into_par_iter()
+            .filter(|(_, text)| text.is_none_or(mentions_private_keys))
+            .map(|(p, _)| p)
+            .collect();
+        let per_object: Vec<(Spans, Vec<String>)> = objects
+            .into_par_iter()
+            .filter(|(_, o)| {
+                o.id.kind == "Secret" || extra.fields.is_some() || marked.contains(&key(o))
+            })
             .map(|(side, obj)| {
                 let mut spans: Spans = Vec::new();
                 let mut needles = Vec::new();
@@ -193,6 +213,50 @@ impl Redaction {
     }
 }
 
+/// Whether a file's text names a key under which private values live anywhere (Secrets aside):
+/// one pass over the text for all the keys.
+fn mentions_private_keys(text: &str) -> bool {
+    static KEYS: std::sync::OnceLock<Option<AhoCorasick>> = std::sync::OnceLock::new();
+    let Some(keys) = KEYS
+        .get_or_init(|| {
+            AhoCorasick::new([
+                "passwordHash",
+                ".dockerconfigjson",
+                ".dockercfg",
+                "storage",
+                "contents",
+                "append",
+            ])
+            .ok()
+        })
+        .as_ref()
+    else {
+        return true;
+    };
+    let mut seen = [false; 6];
+    for m in keys.find_iter(text) {
+        seen[m.pattern().as_usize()] = true;
+        if seen[0] || seen[1] || seen[2] || (seen[3] && (seen[4] || seen[5])) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Without Secrets, credential keys or repository rules, private values only live at Ignition
+/// paths (`…passwd/users/N/passwordHash`, `…storage/files/N/contents|append`): only these keys
+/// are descended into.
+const IGNITION_PATH: [&str; 8] = [
+    "spec",
+    "config",
+    "passwd",
+    "users",
+    "passwordHash",
+    "storage",
+    "files",
+    "contents",
+];
+
 /// Walks a document (and what it embeds) and reports each private scalar's span.
 fn walk_doc<'a>(
     kind: &str,
@@ -204,12 +268,14 @@ fn walk_doc<'a>(
 ) {
     let root = &doc.doc.root;
     let mut segs: Vec<Cow<'a, str>> = Vec::new();
+    let prune = kind != "Secret" && extra.fields.is_none() && !doc_mentions_credentials(root);
     walk(
         &Walk {
             kind,
             group,
             root,
             extra,
+            prune,
         },
         root,
         &mut segs,
@@ -230,6 +296,28 @@ struct Walk<'w> {
     group: &'w str,
     root: &'w Node,
     extra: &'w Extra,
+    /// Only Ignition paths can hold private values in this document.
+    prune: bool,
+}
+
+/// Whether a document has a registry credential key anywhere (a cheap walk of keys only).
+fn doc_mentions_credentials(root: &Node) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match &n.kind {
+            NodeKind::Map(entries) => {
+                for e in entries {
+                    if matches!(e.key.key_text(), Some(".dockerconfigjson" | ".dockercfg")) {
+                        return true;
+                    }
+                    stack.push(&e.value);
+                }
+            }
+            NodeKind::Seq(items) => stack.extend(items.iter()),
+            NodeKind::Scalar { .. } => {}
+        }
+    }
+    false
 }
 
 fn walk<'a>(
@@ -263,6 +351,10 @@ fn walk<'a>(
                 let Some(key) = e.key.key_text() else {
                     continue;
                 };
+                if w.prune && private.is_none() && !IGNITION_PATH.contains(&key) && key != "append"
+                {
+                    continue;
+                }
                 segs.push(Cow::Borrowed(key));
                 let p = here(segs);
                 walk(w, &e.value, segs, p, found, span_of);

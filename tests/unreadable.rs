@@ -536,3 +536,39 @@ fn node_affecting_kinds_without_a_model_are_listed() {
     let human = nodecast(repo.path(), &["check", "--head", "HEAD", "--no-schema"]).stdout;
     assert!(!human.contains("no node impact"), "{human}");
 }
+
+#[cfg(unix)]
+#[test]
+fn compared_folders_follow_links_inside_and_report_links_outside() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (side, replicas) in [("before", 3), ("after", 4)] {
+        let root = tmp.path().join(side);
+        std::fs::create_dir_all(root.join("shared")).expect("mkdir");
+        std::fs::create_dir_all(root.join("clusters/prod")).expect("mkdir");
+        std::fs::write(
+            root.join("clusters/prod/hostedcluster.yaml"),
+            hosted_cluster("prod", "4.18.5"),
+        )
+        .expect("write");
+        std::fs::write(
+            root.join("shared/nodepool.yaml"),
+            node_pool("workers", "prod", replicas, &[]),
+        )
+        .expect("write");
+        std::os::unix::fs::symlink("../shared", root.join("clusters/pools")).expect("link");
+        std::os::unix::fs::symlink("../../before", root.join("clusters/escape")).expect("link");
+    }
+    let run = nodecast(
+        tmp.path(),
+        &["check", "--base-dir", "before", "after", "--format", "json"],
+    );
+    let r = run.json();
+    assert_eq!(changes(&r), ["NodePool/clusters/workers changed"]);
+    assert_eq!(r["changes"][0]["file"], "clusters/pools/nodepool.yaml");
+    assert_eq!(
+        diag_lines(&r),
+        ["Y009 warning clusters/escape:null:null"],
+        "{:#}",
+        r["diagnostics"]
+    );
+}

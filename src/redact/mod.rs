@@ -103,18 +103,21 @@ impl Redaction {
                 .entry(key(o))
                 .or_insert_with(|| o.file().text.as_deref());
         }
-        let marked: std::collections::HashSet<usize> = texts
+        // (file, whether it names a private key, whether it names a registry credential key)
+        let scanned: HashMap<usize, (bool, bool)> = texts
             .into_iter()
             .collect::<Vec<_>>()
             .into_par_iter()
-            .filter(|(_, text)| text.is_none_or(mentions_private_keys))
-            .map(|(p, _)| p)
+            .map(|(p, text)| {
+                let found = text.map_or((true, true), mentions_private_keys);
+                (p, found)
+            })
             .collect();
+        let marked = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.0);
+        let credentials = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.1);
         let per_object: Vec<(Spans, Vec<String>)> = objects
             .into_par_iter()
-            .filter(|(_, o)| {
-                o.id.kind == "Secret" || extra.fields.is_some() || marked.contains(&key(o))
-            })
+            .filter(|(_, o)| o.id.kind == "Secret" || extra.fields.is_some() || marked(o))
             .map(|(side, obj)| {
                 let mut spans: Spans = Vec::new();
                 let mut needles = Vec::new();
@@ -127,10 +130,10 @@ impl Redaction {
                     ));
                 };
                 walk_doc(
-                    &obj.id.kind,
-                    &obj.id.group,
+                    (&obj.id.kind, &obj.id.group),
                     parsed,
                     extra,
+                    credentials(obj),
                     &mut found,
                     &mut record,
                 );
@@ -215,7 +218,7 @@ impl Redaction {
 
 /// Whether a file's text names a key under which private values live anywhere (Secrets aside):
 /// one pass over the text for all the keys.
-fn mentions_private_keys(text: &str) -> bool {
+fn mentions_private_keys(text: &str) -> (bool, bool) {
     static KEYS: std::sync::OnceLock<Option<AhoCorasick>> = std::sync::OnceLock::new();
     let Some(keys) = KEYS
         .get_or_init(|| {
@@ -231,16 +234,16 @@ fn mentions_private_keys(text: &str) -> bool {
         })
         .as_ref()
     else {
-        return true;
+        return (true, true);
     };
     let mut seen = [false; 6];
     for m in keys.find_iter(text) {
         seen[m.pattern().as_usize()] = true;
-        if seen[0] || seen[1] || seen[2] || (seen[3] && (seen[4] || seen[5])) {
-            return true;
+        if seen[1] || seen[2] {
+            return (true, true);
         }
     }
-    false
+    (seen[0] || (seen[3] && (seen[4] || seen[5])), false)
 }
 
 /// Without Secrets, credential keys or repository rules, private values only live at Ignition
@@ -258,17 +261,20 @@ const IGNITION_PATH: [&str; 8] = [
 ];
 
 /// Walks a document (and what it embeds) and reports each private scalar's span.
+/// `credentials`: whether the file's text names a registry credential key at all.
 fn walk_doc<'a>(
-    kind: &str,
-    group: &str,
+    (kind, group): (&str, &str),
     doc: &'a ParsedDoc,
     extra: &Extra,
+    credentials: bool,
     found: &mut Vec<Found<'a>>,
     span_of: &mut dyn FnMut(Span),
 ) {
     let root = &doc.doc.root;
     let mut segs: Vec<Cow<'a, str>> = Vec::new();
-    let prune = kind != "Secret" && extra.fields.is_none() && !doc_mentions_credentials(root);
+    let prune = kind != "Secret"
+        && extra.fields.is_none()
+        && !(credentials && doc_mentions_credentials(root));
     walk(
         &Walk {
             kind,
@@ -286,7 +292,14 @@ fn walk_doc<'a>(
     for emb in &doc.embedded {
         for inner in &emb.docs {
             let (api, kind) = crate::parse::type_meta(&inner.doc.root).unwrap_or(("", ""));
-            walk_doc(kind, private::group_of(api), inner, extra, found, span_of);
+            walk_doc(
+                (kind, private::group_of(api)),
+                inner,
+                extra,
+                credentials,
+                found,
+                span_of,
+            );
         }
     }
 }
@@ -397,10 +410,10 @@ fn mask_inexact_payloads(doc: &ParsedDoc, extra: &Extra, span_of: &mut dyn FnMut
         for inner in &emb.docs {
             let (api, kind) = crate::parse::type_meta(&inner.doc.root).unwrap_or(("", ""));
             walk_doc(
-                kind,
-                private::group_of(api),
+                (kind, private::group_of(api)),
                 inner,
                 extra,
+                true,
                 &mut found,
                 &mut |_| {},
             );

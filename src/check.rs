@@ -47,6 +47,8 @@ pub struct Outcome {
     pub per_node_minutes: u32,
     /// CEL rules nodecast could not evaluate (listed with `--verbose`).
     pub unevaluated_rules: Vec<(ObjectId, crate::validate::Skipped)>,
+    /// The private values of both revisions: every report masks them.
+    pub redaction: std::sync::Arc<crate::redact::Redaction>,
 }
 
 /// Settings of a check run beyond what is compared (models add their knobs here).
@@ -125,7 +127,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         || Inventory::build_with(&files.head, &rendered.head),
     );
     clock.lap("inventory");
-    let diff = diff_of(options, &base, &head, loaded.has_base);
+    let mut diff = diff_of(options, &base, &head, loaded.has_base);
+    crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
+    // Private values never reach a model, a rule or a report as text.
+    let private = &options.policy.config.redact;
+    crate::redact::fields(&mut diff, &base, &head, private);
     clock.lap("diff");
     let evaluated = evaluate(
         options,
@@ -175,6 +181,11 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         }
         clock.lap("pre-existing");
     }
+    let mut forecast = evaluated.forecast;
+    let redaction = crate::redact::Redaction::build(&base, &head, private);
+    clock.lap("redact-scan");
+    crate::redact::outcome(&redaction, &mut diagnostics, &mut forecast, &mut diff);
+    clock.lap("redact");
     Ok(Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
@@ -183,7 +194,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         base,
         head,
         diff,
-        forecast: evaluated.forecast,
+        forecast,
         unforecast: evaluated.unforecast,
         diagnostics,
         pre_existing,
@@ -193,6 +204,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         suppressed: applied.suppressed,
         baselined: applied.baselined,
         unevaluated_rules: evaluated.skipped,
+        redaction: std::sync::Arc::new(redaction),
     })
 }
 
@@ -320,8 +332,20 @@ fn lint_alone(
 /// the second. The CRD's transition rule (V104) speaks for the HyperShift model's immutable-field
 /// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
 /// off, so the API server drops `osImageStream`) explains the generic unknown-field V102; the
-/// API server's type error (V101) says what a YAML 1.1 reading (Y003) did to the value.
-const SUPERSEDED: [(&str, &str); 3] = [("H110", "V104"), ("V102", "S105"), ("Y003", "V101")];
+/// API server's type error (V101) says what a YAML 1.1 reading (Y003) did to the value; a
+/// changed file that cannot be read (Y010, with the pools it may roll) speaks for the finding
+/// that says why it is not read (Y001, Y005–Y009).
+const SUPERSEDED: [(&str, &str); 9] = [
+    ("H110", "V104"),
+    ("V102", "S105"),
+    ("Y003", "V101"),
+    ("Y001", "Y010"),
+    ("Y005", "Y010"),
+    ("Y006", "Y010"),
+    ("Y007", "Y010"),
+    ("Y008", "Y010"),
+    ("Y009", "Y010"),
+];
 
 fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
     let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::{GlobSet, GlobSetBuilder};
 use nodecast_yaml::{Node, NodeKind, Span};
 
 use crate::diagnostic::{Diagnostic, Location, Severity};
@@ -17,7 +17,7 @@ pub const TEMPLATE: &str = include_str!("config_template.yaml");
 pub const FILE_NAMES: [&str; 2] = [".nodecast.yaml", ".nodecast.yml"];
 
 /// Every top-level key, for validation and "did you mean".
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "include",
     "exclude",
     "rules",
@@ -29,6 +29,7 @@ pub const KEYS: [&str; 11] = [
     "baseline",
     "platform",
     "report",
+    "redact",
 ];
 
 /// Infrastructure platform types `platform` accepts (the cluster's platform when the repository
@@ -51,6 +52,8 @@ pub const PLATFORMS: [&str; 14] = [
 ];
 
 const OVERRIDE_KEYS: [&str; 2] = ["paths", "rules"];
+
+const REDACT_KEYS: [&str; 2] = ["fields", "files"];
 
 /// A rule level set by configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +99,9 @@ pub struct Config {
     /// `report: all`: list the findings the base revision already had too (default `new`: only
     /// what the change brings is listed and decides the exit code).
     pub report_all: bool,
+    /// `redact`: more values no output may show (beyond Secrets, credentials, password hashes and
+    /// private Ignition files).
+    pub redact: crate::redact::Extra,
     /// Problems of the file itself (C101 unknown key, C102 invalid value).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -254,6 +260,7 @@ pub fn parse(text: &str, path: &str) -> Config {
                     known
                 })
             }
+            "redact" => cfg.redact = v.redact(value),
             other => v.unknown_key(&e.key, other, &KEYS),
         }
     }
@@ -345,14 +352,42 @@ impl Validator<'_> {
         items.iter().filter_map(|i| self.string(i)).collect()
     }
 
+    fn redact(&mut self, n: &Node) -> crate::redact::Extra {
+        let mut extra = crate::redact::Extra::default();
+        let Some(entries) = n.as_map() else {
+            self.invalid(
+                n.span,
+                format!("expected a mapping with `fields` and `files`, found a {}", n.type_name()),
+                "write e.g. `redact: {fields: [\"ConfigMap/data/token\"], files: [\"/etc/app/*.conf\"]}`",
+            );
+            return extra;
+        };
+        for e in entries {
+            match e.key.key_text().unwrap_or_default() {
+                // Field paths and Ignition paths contain `/`: `*` stays inside one segment.
+                "fields" => extra.fields = self.globs_with(&e.value, true),
+                "files" => extra.files = self.globs_with(&e.value, true),
+                other => self.unknown_key(&e.key, other, &REDACT_KEYS),
+            }
+        }
+        extra
+    }
+
     fn globs(&mut self, n: &Node) -> Option<GlobSet> {
+        self.globs_with(n, false)
+    }
+
+    fn globs_with(&mut self, n: &Node, literal_separator: bool) -> Option<GlobSet> {
         let mut builder = GlobSetBuilder::new();
         let mut any = false;
         for item in self.seq(n) {
             let Some(text) = self.string(item) else {
                 continue;
             };
-            match Glob::new(&text) {
+            match globset::GlobBuilder::new(&text)
+                .literal_separator(literal_separator)
+                .build()
+            {
                 Ok(g) => {
                     builder.add(g);
                     any = true;
@@ -590,6 +625,29 @@ mod tests {
                 "C102 10:14 expected `true` or `false` | write `true` or `false`",
             ]
         );
+    }
+
+    #[test]
+    fn redaction_keys() {
+        let cfg = parse(
+            "redact:\n  fields: [\"ConfigMap/data/*\"]\n  files: [\"/etc/app/**\"]\n  paths: [x]\n",
+            ".nodecast.yaml",
+        );
+        assert_eq!(
+            lines(&cfg),
+            ["C101 4:3 unknown configuration key `paths` is ignored | valid keys: fields, files"]
+        );
+        let fields = cfg.redact.fields.expect("fields");
+        assert!(fields.is_match("ConfigMap/data/token"));
+        assert!(
+            !fields.is_match("ConfigMap/data/a/b"),
+            "`*` stays in one segment"
+        );
+        assert!(cfg
+            .redact
+            .files
+            .expect("files")
+            .is_match("/etc/app/x/y.conf"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod inventory;
 pub mod parse;
 pub mod placeholder;
 pub mod policy;
+pub mod redact;
 pub mod render;
 pub mod report;
 pub mod rules;

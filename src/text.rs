@@ -1,4 +1,5 @@
-//! Small text helpers shared by rules: "did you mean" suggestions and name validation.
+//! Small text helpers shared by rules: "did you mean" suggestions, name validation, and
+//! reading `key: value` lines of YAML that does not parse.
 
 /// Levenshtein distance, case-insensitive, for "did you mean" suggestions.
 pub fn distance(a: &str, b: &str) -> usize {
@@ -66,6 +67,40 @@ pub fn is_dns_subdomain(name: &str) -> bool {
 /// A DNS-1123 label (namespace names).
 pub fn is_dns_label(name: &str) -> bool {
     name.len() <= 63 && !name.contains('.') && is_dns_subdomain(name)
+}
+
+/// `key` and the text after its `:` for a `key: value` line (plain or quoted key, a leading
+/// `- ` ignored), else `None`: for reading lines of YAML that does not parse.
+pub fn yaml_key(content: &str) -> Option<(&str, &str)> {
+    let content = content.strip_prefix("- ").unwrap_or(content);
+    if let Some(rest) = content.strip_prefix('"') {
+        let end = rest.find('"')?;
+        let after = rest[end + 1..].trim_start();
+        let value = after.strip_prefix(':')?;
+        return Some((&rest[..end], value));
+    }
+    if let Some(rest) = content.strip_prefix('\'') {
+        let end = rest.find('\'')?;
+        let after = rest[end + 1..].trim_start();
+        let value = after.strip_prefix(':')?;
+        return Some((&rest[..end], value));
+    }
+    let colon = content
+        .char_indices()
+        .find(|&(i, c)| {
+            c == ':'
+                && content[i + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| n == ' ' || n == '\t')
+        })
+        .map(|(i, _)| i)?;
+    let key = &content[..colon];
+    if key.contains(' ') && !key.starts_with('#') {
+        // `a b: c` is a valid key, but a prose line in a block scalar is more likely.
+        return None;
+    }
+    Some((key, &content[colon + 1..]))
 }
 
 #[cfg(test)]

@@ -69,14 +69,20 @@ fn render(r: &Value) -> String {
             s(&t["cluster"]),
         ));
         let fp = &f["fingerprint"];
+        // A deleted NodePool has no head to fingerprint.
+        let deleted = f["causes"][0]["summary"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("NodePool deleted"));
         assert!(
-            fp["base"].is_string() && fp["head"].is_string(),
+            deleted || (fp["base"].is_string() && fp["head"].is_string()),
             "fingerprint in {f}"
         );
         out.push_str(&format!(
             "  rollout {}; fingerprint {}\n",
             f["rollout"]["summary"].as_str().unwrap_or("-"),
-            if fp["base"] == fp["head"] {
+            if deleted {
+                "none"
+            } else if fp["base"] == fp["head"] {
                 "same"
             } else {
                 "changed"
@@ -313,10 +319,22 @@ fn multi_nodepool_hc() {
     case("multi-nodepool-hc");
 }
 
-/// NodePool deleted → H117 warning.
+/// NodePool deleted → H117 warning, and the forecast carries the removal: the pool, its node
+/// count, drained, counted as disruptive (never "no node impact").
 #[test]
 fn nodepool_deleted() {
-    case("nodepool-deleted");
+    let r = case("nodepool-deleted");
+    assert_eq!(r["summary"]["disruptive"], 1);
+    assert_eq!(
+        summaries(&r),
+        ["NodePool deleted (base revision): its 3 nodes drained and removed, no replacement"]
+    );
+    let (_, _, human) = run("nodepool-deleted", &[]);
+    assert!(!human.contains("no node impact"), "{human}");
+    assert!(
+        human.contains("  NodePool clusters/infra  [HostedCluster/clusters/prod]  drain, drained — 3 nodes — now\n"),
+        "{human}"
+    );
 }
 
 /// Replace with OnDelete waits for manual machine deletion.

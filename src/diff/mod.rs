@@ -1,6 +1,7 @@
 //! Diff stage: per identity, added / removed / changed, with the changed field paths and both spans.
 
 mod tree;
+pub mod unreadable;
 
 use crate::diagnostic::Location;
 use crate::inventory::{Inventory, Object, ObjectId};
@@ -17,6 +18,9 @@ pub enum ChangeKind {
     Removed,
     /// In both, with different content.
     Changed,
+    /// Defined on one side in a file that cannot be read on the other (binary, too large, not
+    /// UTF-8, templated, broken YAML, a corrupt blob): not known to be added or removed.
+    Unreadable,
 }
 
 impl ChangeKind {
@@ -26,6 +30,7 @@ impl ChangeKind {
             ChangeKind::Added => "added",
             ChangeKind::Removed => "removed",
             ChangeKind::Changed => "changed",
+            ChangeKind::Unreadable => "unreadable",
         }
     }
 }
@@ -69,6 +74,9 @@ pub struct Diff {
     pub changes: Vec<ObjectChange>,
     /// Objects whose definition moved to another file unchanged: (identity, from, to).
     pub moved: Vec<(ObjectId, String, String)>,
+    /// Changed files (or parts) nodecast cannot read on one side or both: their node impact is
+    /// unknown ([`unreadable::mark`]).
+    pub unreadable: Vec<unreadable::UnreadableChange>,
     /// Identity → index of its first change, built on first use (models ask once per object;
     /// `changes` is complete when [`Diff::compute_grouped`] returns and is not modified after).
     index: std::sync::OnceLock<std::collections::HashMap<ObjectId, usize>>,

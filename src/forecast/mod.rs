@@ -9,6 +9,7 @@ pub mod hypershift;
 pub mod mco;
 pub mod reach;
 pub mod streams;
+mod unreadable;
 
 use serde::Serialize;
 
@@ -21,6 +22,9 @@ use crate::inventory::Inventory;
 pub enum Action {
     /// The controller refuses the new configuration.
     Blocked,
+    /// nodecast cannot tell: a change it could not read may reach the pool; assume a rollout
+    /// (replace or reboot, drained).
+    Unknown,
     /// New machines replace the old ones.
     Replace,
     /// Nodes are updated in place.
@@ -182,6 +186,7 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     hypershift::forecast(input, &mut out);
     mco::forecast(input, &mut out);
+    unreadable::forecast(input, &mut out);
     crate::schedule::cover(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
@@ -201,14 +206,6 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     });
     out
 }
-
-/// API groups whose objects decide what nodes run.
-const NODE_GROUPS: [&str; 4] = [
-    "hypershift.openshift.io",
-    "machineconfiguration.openshift.io",
-    "config.openshift.io",
-    "operator.openshift.io",
-];
 
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them
 /// instead of claiming "no node impact" (never say "no rollout" when nodes may reboot).
@@ -235,8 +232,9 @@ pub fn unforecast(
         .iter()
         .filter(|c| {
             let id = &c.id;
-            (NODE_GROUPS.contains(&id.group.as_str())
+            ((crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
                 && reach::cannot_reach_nodes(&id.group, &id.kind).is_none())
+                || (id.group.is_empty() && id.kind == "Node"))
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
                 || carries_unknown(c)
         })

@@ -1,6 +1,47 @@
 //! What nodecast knows about kinds: which are cluster-scoped, and which kinds exist in the API
 //! groups it models (to catch typos such as `NodePools`).
 
+/// API groups whose objects can reboot, drain, replace, add or remove nodes, or change what runs
+/// on them (directly, or through what their operators render): a changed object of these groups
+/// that no model judges is listed as "not yet modelled; assume a rollout".
+pub const NODE_GROUPS: [&str; 17] = [
+    "hypershift.openshift.io",
+    "machineconfiguration.openshift.io",
+    "config.openshift.io",
+    "operator.openshift.io",
+    // Node Tuning Operator: Tuned profiles ([bootloader] → a kernel-arguments MachineConfig).
+    "tuned.openshift.io",
+    // PerformanceProfile: renders a MachineConfig, a KubeletConfig and a Tuned.
+    "performance.openshift.io",
+    // Machine API and Cluster API: MachineSets, MachineDeployments, machines (scale, replace).
+    "machine.openshift.io",
+    "cluster.x-k8s.io",
+    "infrastructure.cluster.x-k8s.io",
+    // Cluster autoscaler: scale-down drains and removes nodes.
+    "autoscaling.openshift.io",
+    // SR-IOV node policies drain and reboot nodes; NMState reconfigures node networking.
+    "sriovnetwork.openshift.io",
+    "nmstate.io",
+    // Kata containers install: a MachineConfig extension (reboot).
+    "kataconfiguration.openshift.io",
+    // Bare-metal hosts and agents: (re)provisioning.
+    "metal3.io",
+    "agent-install.openshift.io",
+    // Hive MachinePools become MachineSets of the spoke cluster.
+    "hive.openshift.io",
+    // The GPU operator's driver upgrades drain nodes.
+    "nvidia.com",
+];
+
+/// Whether objects of this kind can affect nodes (see [`NODE_GROUPS`]; core `Node` objects set
+/// labels and taints that decide pool membership; ConfigMaps and Secrets feed NodePools and
+/// generated MachineConfigs).
+pub fn may_affect_nodes(group: &str, kind: &str) -> bool {
+    NODE_GROUPS.contains(&group)
+        || (group.is_empty() && matches!(kind, "Node" | "ConfigMap" | "Secret"))
+        || crate::inventory::wrapped::is_wrapper(group, kind)
+}
+
 /// API groups whose kinds nodecast knows completely enough to call an unknown kind a mistake.
 pub const MODELLED_GROUPS: [(&str, &[&str]); 4] = [
     (

@@ -43,6 +43,17 @@ pub struct Wrapper {
     pub pointer: String,
 }
 
+/// Whether objects of this kind carry other objects (ACM Policies, Hive SyncSets).
+pub fn is_wrapper(group: &str, kind: &str) -> bool {
+    matches!(
+        (group, kind),
+        (
+            "policy.open-cluster-management.io",
+            "Policy" | "ConfigurationPolicy"
+        ) | ("hive.openshift.io", "SyncSet" | "SelectorSyncSet")
+    )
+}
+
 /// The documents an object carries, each as its own parsed file (spans into the same text).
 pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
     let root = obj.root();
@@ -131,6 +142,8 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
                     status: FileStatus::Parsed,
                     docs: vec![parsed],
                     problems: Vec::new(),
+                    unread: Vec::new(),
+                    encoding: None,
                 }),
             ))
         })
@@ -274,6 +287,6 @@ pub fn carries_unknown(change: &crate::diff::ObjectChange, head: &super::Invento
     match change.kind {
         crate::diff::ChangeKind::Added => in_head,
         crate::diff::ChangeKind::Changed => in_fields,
-        crate::diff::ChangeKind::Removed => false,
+        crate::diff::ChangeKind::Removed | crate::diff::ChangeKind::Unreadable => false,
     }
 }

@@ -7,6 +7,7 @@
 pub mod data_url;
 mod embedded;
 mod ignition;
+mod unread;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use rayon::prelude::*;
 
 pub use embedded::Embedded;
 pub use ignition::{IgnitionFile, IgnitionSource};
+pub use unread::{LooseId, Unread, UnreadKind};
 
 use crate::source::{Content, Snapshot};
 
@@ -30,6 +32,11 @@ pub struct ParsedFile {
     pub docs: Vec<ParsedDoc>,
     /// YAML problems of the file itself (embedded ones live with their [`Embedded`]).
     pub problems: Vec<Problem>,
+    /// The parts nodecast could not read (the whole file, a templated document, everything after
+    /// a syntax error): a change to them is never "no node impact".
+    pub unread: Vec<Unread>,
+    /// The encoding the text was decoded from when it was not UTF-8 (`UTF-16LE`, `UTF-16BE`).
+    pub encoding: Option<&'static str>,
 }
 
 /// Why a file was or was not parsed; each non-`Parsed` status becomes one diagnostic.
@@ -79,6 +86,11 @@ pub struct ParsedDoc {
 pub struct FileEntry {
     /// Repository-relative path.
     pub path: String,
+    /// The content id (Git blob id) when known: equal ids on both sides mean the file did not
+    /// change, even when it could not be read.
+    pub id: Option<[u8; 20]>,
+    /// Read through a symbolic link.
+    pub via_link: bool,
     /// Shared between sides when the content is identical.
     pub parsed: Arc<ParsedFile>,
     /// What the file is to the cluster (set by [`crate::classify`]; a manifest until then).
@@ -90,6 +102,8 @@ impl FileEntry {
     pub fn new(path: impl Into<String>, parsed: Arc<ParsedFile>) -> Self {
         FileEntry {
             path: path.into(),
+            id: None,
+            via_link: false,
             parsed,
             role: crate::classify::Role::Manifest,
         }
@@ -125,18 +139,22 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             .map(|f| FileEntry {
                 path: f.path.clone(),
                 role: crate::classify::Role::Manifest,
+                id: f.content.id(),
+                via_link: f.via_link,
                 parsed: match &f.content {
                     Content::Bytes { id, .. } => parsed.get(id).cloned().unwrap_or_else(|| {
                         Arc::new(unparsed(FileStatus::Unreadable {
                             reason: "internal: content was not parsed".into(),
                         }))
                     }),
-                    Content::TooLarge { size } => {
+                    Content::TooLarge { size, .. } => {
                         Arc::new(unparsed(FileStatus::TooLarge { size: *size }))
                     }
-                    Content::Unreadable { reason } => Arc::new(unparsed(FileStatus::Unreadable {
-                        reason: reason.clone(),
-                    })),
+                    Content::Unreadable { reason, .. } => {
+                        Arc::new(unparsed(FileStatus::Unreadable {
+                            reason: reason.clone(),
+                        }))
+                    }
                 },
             })
             .collect()
@@ -149,55 +167,74 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
 }
 
 fn unparsed(status: FileStatus) -> ParsedFile {
+    let whole = unread::whole_file(&status);
     ParsedFile {
         text: None,
         status,
         docs: Vec::new(),
         problems: Vec::new(),
+        unread: whole.into_iter().collect(),
+        encoding: None,
     }
 }
 
 /// Parses one file's bytes; never panics.
+///
+/// UTF-16 with a byte order mark is decoded; a file that is not UTF-8 is read leniently only to
+/// learn which objects it holds; documents holding template actions are left out and the other
+/// documents of the file are parsed (unless the template has control structures, which decide
+/// what the documents are).
 pub fn parse_file(bytes: &[u8]) -> ParsedFile {
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return unparsed(FileStatus::NotUtf8 {
-            at: Pos {
-                offset: 0,
-                line: 1,
-                col: 1,
-            },
-            detail: "the file starts with a UTF-16 byte order mark".into(),
-        });
-    }
-    if bytes.contains(&0) {
-        return unparsed(FileStatus::Binary);
-    }
-    let text: Arc<str> = match std::str::from_utf8(bytes) {
-        Ok(text) => text.into(),
-        Err(err) => {
-            let valid = &bytes[..err.valid_up_to()];
-            let prefix = std::str::from_utf8(valid).unwrap_or_default();
-            let at = nodecast_yaml::LineIndex::new(prefix).pos(prefix, prefix.len());
-            let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
-            return unparsed(FileStatus::NotUtf8 {
-                at,
-                detail: format!(
-                    "byte 0x{bad:02x} at offset {} is not valid UTF-8",
-                    err.valid_up_to()
-                ),
-            });
-        }
-    };
+    let (text, encoding): (Arc<str>, Option<&'static str>) =
+        if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+            match unread::utf16(bytes) {
+                Ok(decoded) => decoded,
+                Err(detail) => {
+                    return unparsed(FileStatus::NotUtf8 {
+                        at: Pos {
+                            offset: 0,
+                            line: 1,
+                            col: 1,
+                        },
+                        detail,
+                    })
+                }
+            }
+        } else {
+            if bytes.contains(&0) {
+                return unparsed(FileStatus::Binary);
+            }
+            match std::str::from_utf8(bytes) {
+                Ok(text) => (text.into(), None),
+                Err(err) => {
+                    let valid = &bytes[..err.valid_up_to()];
+                    let prefix = std::str::from_utf8(valid).unwrap_or_default();
+                    let at = nodecast_yaml::LineIndex::new(prefix).pos(prefix, prefix.len());
+                    let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
+                    let mut file = unparsed(FileStatus::NotUtf8 {
+                        at,
+                        detail: format!(
+                            "byte 0x{bad:02x} at offset {} is not valid UTF-8",
+                            err.valid_up_to()
+                        ),
+                    });
+                    // Which objects it holds, read leniently: never their content.
+                    let lossy = String::from_utf8_lossy(bytes);
+                    for u in &mut file.unread {
+                        u.objects = Some(unread::loose_objects(&lossy));
+                    }
+                    return file;
+                }
+            }
+        };
     let opts = Options::default();
     let parsed = nodecast_yaml::parse(&text, &opts);
     if let Some(at) = template_action(&text, &parsed) {
-        return ParsedFile {
-            text: Some(text),
-            status: FileStatus::Templated { at },
-            docs: Vec::new(),
-            problems: Vec::new(),
-        };
+        return templated(text, encoding, parsed, at, &opts);
     }
+    let unread = unread::after_syntax_error(&text, &parsed.problems)
+        .into_iter()
+        .collect();
     let docs = parsed
         .documents
         .into_iter()
@@ -208,6 +245,66 @@ pub fn parse_file(bytes: &[u8]) -> ParsedFile {
         status: FileStatus::Parsed,
         docs,
         problems: parsed.problems,
+        unread,
+        encoding,
+    }
+}
+
+/// A file with template actions: the documents without any are parsed (their positions are
+/// those of the file), the templated ones are left out as unread parts. A template with control
+/// structures (`if`, `range`, …), or one whose untemplated documents do not parse, leaves the
+/// whole file unread.
+fn templated(
+    text: Arc<str>,
+    encoding: Option<&'static str>,
+    parsed: nodecast_yaml::Parsed,
+    at: Span,
+    opts: &Options,
+) -> ParsedFile {
+    let whole = |text: Arc<str>| {
+        let objects = unread::loose_objects(&text);
+        ParsedFile {
+            status: FileStatus::Templated { at },
+            docs: Vec::new(),
+            problems: Vec::new(),
+            unread: vec![Unread {
+                kind: UnreadKind::Templated,
+                at: Some(at),
+                reason: "it holds Go/Helm template actions".into(),
+                objects: Some(objects),
+                digest: None,
+            }],
+            encoding,
+            text: Some(text),
+        }
+    };
+    let actions = template_actions(&text, &parsed);
+    if unread::has_control_structure(&text) {
+        return whole(text);
+    }
+    let Some((blanked, parts)) = unread::blank_templated_documents(&text, &actions) else {
+        return whole(text);
+    };
+    let reparsed = nodecast_yaml::parse(&blanked, opts);
+    if reparsed
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::Syntax)
+    {
+        return whole(text);
+    }
+    let docs = reparsed
+        .documents
+        .into_iter()
+        .map(|doc| decode_doc(&text, doc, opts))
+        .collect();
+    ParsedFile {
+        status: FileStatus::Parsed,
+        docs,
+        problems: reparsed.problems,
+        unread: parts,
+        encoding,
+        text: Some(text),
     }
 }
 
@@ -254,6 +351,30 @@ fn template_action(text: &str, parsed: &nodecast_yaml::Parsed) -> Option<Span> {
         .map(|(i, _)| i)
         .find(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
         .map(span_at)
+}
+
+/// Every template action (`{{`) outside quoted or block string values, as spans.
+fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
+    let index = nodecast_yaml::LineIndex::new(text);
+    let span_at = |offset: usize| Span {
+        start: index.pos(text, offset),
+        end: index.pos(text, offset + 2),
+    };
+    let broken = parsed
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::Syntax);
+    let mut protected: Vec<(usize, usize)> = Vec::new();
+    if !broken {
+        for doc in &parsed.documents {
+            collect_string_spans(&doc.root, &mut protected);
+        }
+    }
+    text.match_indices("{{")
+        .map(|(i, _)| i)
+        .filter(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
+        .map(span_at)
+        .collect()
 }
 
 fn collect_string_spans(node: &Node, out: &mut Vec<(usize, usize)>) {

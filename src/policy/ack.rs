@@ -23,7 +23,7 @@ pub fn target_name(i: &Impact) -> String {
 pub fn disruptive(a: Action) -> bool {
     matches!(
         a,
-        Action::Replace | Action::InPlace | Action::Reboot | Action::Drain
+        Action::Unknown | Action::Replace | Action::InPlace | Action::Reboot | Action::Drain
     )
 }
 

@@ -754,6 +754,8 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                 status: FileStatus::Parsed,
                 docs: vec![pd],
                 problems: Vec::new(),
+                unread: Vec::new(),
+                encoding: None,
             }),
         });
     }

@@ -117,6 +117,7 @@ pub fn impact_summary(o: &Outcome) -> String {
         return "not forecast (no base)".into();
     }
     let order = [
+        Action::Unknown,
         Action::Blocked,
         Action::Replace,
         Action::InPlace,
@@ -142,6 +143,7 @@ pub fn impact_summary(o: &Outcome) -> String {
         };
         let s = if n == 1 { "s" } else { "" };
         let verb = match action {
+            Action::Unknown => "cannot be read: assume a rollout".to_string(),
             Action::Blocked => "blocked".to_string(),
             Action::Replace => "replaced".to_string(),
             Action::InPlace => "updated in place".to_string(),
@@ -196,9 +198,17 @@ fn render_changes(o: &Outcome, out: &mut String) {
         return;
     }
     let _ = writeln!(out, "Changes");
-    if o.diff.changes.is_empty() && o.diff.moved.is_empty() {
+    if o.diff.changes.is_empty() && o.diff.moved.is_empty() && o.diff.unreadable.is_empty() {
         let _ = writeln!(out, "  no object changed\n");
         return;
+    }
+    for u in &o.diff.unreadable {
+        let _ = writeln!(
+            out,
+            "  ? {}  cannot read ({}): node impact unknown",
+            u.path,
+            u.reason()
+        );
     }
     for c in &o.diff.changes {
         let (mark, obj) = match c.kind {
@@ -211,6 +221,12 @@ fn render_changes(o: &Outcome, out: &mut String) {
                     .or_else(|| c.base.map(|i| &o.base.objects[i])),
             ),
             ChangeKind::Changed => ("~", c.head.map(|i| &o.head.objects[i])),
+            ChangeKind::Unreadable => (
+                "?",
+                c.head
+                    .map(|i| &o.head.objects[i])
+                    .or_else(|| c.base.map(|i| &o.base.objects[i])),
+            ),
         };
         let mut path = obj.map(|x| x.path.clone()).unwrap_or_default();
         if let Some(origin) = obj.map(|x| x.origin.describe()).filter(|d| !d.is_empty()) {
@@ -470,6 +486,7 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
                     code: None,
                     severity: miette::Severity::Advice,
                     source: rtext
+                        .clone()
                         .map(|t| NamedSource::new(source_name(&r.location), t.to_string())),
                     labels: rspan
                         .filter(|_| rtext.is_some())

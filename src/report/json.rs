@@ -22,6 +22,13 @@ pub fn report(o: &Outcome) -> Value {
         "forecast": o.forecast,
         "unforecast": o.unforecast.iter().map(|id| id.to_string()).collect::<Vec<_>>(),
         "changes": changes(o),
+        "unreadable": o.diff.unreadable.iter().map(|u| json!({
+            "file": u.path,
+            "base": u.base,
+            "head": u.head,
+            "line": u.location.span.map(|s| s.start.line),
+            "column": u.location.span.map(|s| s.start.col),
+        })).collect::<Vec<_>>(),
         "diagnostics": o.diagnostics.iter().map(|d| {
             let mut v = diagnostic(d);
             // The stable identity SARIF and the baseline use (code, object, field path).

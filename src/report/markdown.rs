@@ -221,6 +221,7 @@ pub(crate) mod tests {
             pre_existing: 0,
             per_node_minutes: 10,
             unevaluated_rules: Vec::new(),
+            redaction: Default::default(),
         }
     }
 

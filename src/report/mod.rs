@@ -59,10 +59,14 @@ pub fn counts(o: &Outcome) -> Counts {
     }
 }
 
-/// File texts by side and path, for code frames cut from the right revision.
+/// File texts by side and path, for code frames cut from the right revision. Every text handed
+/// out is masked where private values are written ([`crate::redact::Redaction::mask`]): no
+/// format can cut a frame or a snippet that shows one.
 #[derive(Default)]
 pub struct Texts {
     map: HashMap<(Side, String), Arc<str>>,
+    redaction: Arc<crate::redact::Redaction>,
+    masked: std::cell::RefCell<HashMap<(Side, String), Arc<str>>>,
 }
 
 impl Texts {
@@ -76,11 +80,22 @@ impl Texts {
                 }
             }
         }
-        Texts { map }
+        Texts {
+            map,
+            redaction: o.redaction.clone(),
+            masked: Default::default(),
+        }
     }
 
-    /// The text of a file of a side.
-    pub fn get(&self, side: Side, path: &str) -> Option<&Arc<str>> {
-        self.map.get(&(side, path.to_string()))
+    /// The text of a file of a side, private values masked (masked once per file and run).
+    pub fn get(&self, side: Side, path: &str) -> Option<Arc<str>> {
+        let key = (side, path.to_string());
+        if let Some(t) = self.masked.borrow().get(&key) {
+            return Some(t.clone());
+        }
+        let original = self.map.get(&key)?;
+        let masked: Arc<str> = self.redaction.mask(side, path, original).into();
+        self.masked.borrow_mut().insert(key, masked.clone());
+        Some(masked)
     }
 }

@@ -112,8 +112,11 @@ pub fn region(loc: &Location, texts: &Texts) -> Option<(u32, u32, u32, u32)> {
         el -= 1;
         ec = texts
             .get(loc.side, &loc.path)
-            .and_then(|t| t.lines().nth(el as usize - 1))
-            .map(|line| line.trim_end_matches('\r').chars().count() as u32 + 1)
+            .and_then(|t| {
+                t.lines()
+                    .nth(el as usize - 1)
+                    .map(|line| line.trim_end_matches('\r').chars().count() as u32 + 1)
+            })
             .unwrap_or(1);
         if el == sl && ec < sc {
             ec = sc;

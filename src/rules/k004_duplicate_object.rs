@@ -42,6 +42,16 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         clusters: crate::forecast::mco::cluster_roots_with(ctx.base, ctx.head, ctx.cluster_roots),
         applications: recursive_applications(ctx.head),
     };
+    let linked: std::collections::HashSet<&str> = ctx
+        .head_files
+        .iter()
+        .filter(|f| f.via_link)
+        .map(|f| f.path.as_str())
+        .collect();
+    // A file seen again through a symbolic link: the same document, not a second definition.
+    let same_through_link = |a: &Object, b: &Object| {
+        a.same_document(b) && (linked.contains(a.path.as_str()) || linked.contains(b.path.as_str()))
+    };
     // Every definition of an identity, in order: a later one collides with the first earlier
     // one applied together with it (not only with the very first definition).
     let mut definitions: std::collections::HashMap<usize, Vec<usize>> = Default::default();
@@ -59,7 +69,8 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 defs[..n]
                     .iter()
                     .find(|&&earlier| {
-                        scopes.applied_together(ctx.head, &ctx.head.objects[earlier], b)
+                        let a = &ctx.head.objects[earlier];
+                        scopes.applied_together(ctx.head, a, b) && !same_through_link(a, b)
                     })
                     .map(|&earlier| (earlier, later))
             })
@@ -76,6 +87,12 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let (mut a, mut b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
         if unchanged(b) && !unchanged(a) {
             std::mem::swap(&mut a, &mut b);
+        }
+        // A file seen again through a symbolic link: the same document, not a second definition.
+        if a.same_document(b)
+            && (linked.contains(a.path.as_str()) || linked.contains(b.path.as_str()))
+        {
+            continue;
         }
         out.push(
             Diagnostic::new(

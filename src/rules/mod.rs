@@ -106,6 +106,7 @@ mod y006_file_too_large;
 mod y007_binary_file;
 mod y008_non_utf8_file;
 mod y009_unreadable_file;
+pub(crate) mod y010_unreadable_change;
 
 use nodecast_yaml::Problem;
 
@@ -246,6 +247,7 @@ pub static ALL: &[&Rule] = &[
     &y007_binary_file::RULE,
     &y008_non_utf8_file::RULE,
     &y009_unreadable_file::RULE,
+    &y010_unreadable_change::RULE,
 ];
 
 /// What rules can read: both sides' files and inventories, the diff and the forecast.

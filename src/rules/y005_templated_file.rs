@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::parse::FileStatus;
+use crate::parse::{FileStatus, UnreadKind};
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -15,6 +15,22 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
+        if file.parsed.status == FileStatus::Parsed {
+            // Templated documents of a file whose other documents are read.
+            for part in &file.parsed.unread {
+                if let (UnreadKind::Templated, Some(at)) = (part.kind, part.at) {
+                    out.push(
+                        Diagnostic::new(
+                            &RULE,
+                            "templated document skipped: it is a template, not a manifest yet (the file's other documents are read)",
+                            Location::head(&file.path, at),
+                        )
+                        .label("template action")
+                        .help("render it (`helm template`, `kustomize build`) and check the output with `nodecast check --base-dir`, or exclude the path"),
+                    );
+                }
+            }
+        }
         if let FileStatus::Templated { at } = file.parsed.status {
             out.push(
                 Diagnostic::new(

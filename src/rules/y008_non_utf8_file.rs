@@ -17,6 +17,16 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
+        if let Some(encoding) = file.parsed.encoding {
+            out.push(
+                Diagnostic::new(
+                    &RULE,
+                    format!("file is {encoding}, not UTF-8: nodecast reads it decoded, Kubernetes tools may not"),
+                    Location::head_file(&file.path),
+                )
+                .help("re-encode it as UTF-8 without a byte order mark (`iconv -f UTF-16 -t UTF-8`)"),
+            );
+        }
         if let FileStatus::NotUtf8 { at, detail } = &file.parsed.status {
             // No text to frame, but the position is exact: the report prints it without a frame.
             let location = Location::head(

@@ -45,6 +45,7 @@ fn doing(action: Action) -> &'static str {
         Action::Reboot => "rebooting nodes",
         Action::Drain => "draining nodes",
         Action::Restart | Action::Reload => "restarting services on nodes",
+        Action::Unknown => "possibly rolling nodes",
         Action::Blocked | Action::None => "changing nodes",
     }
 }
@@ -121,7 +122,7 @@ fn schedule_one(
     };
     let material = matches!(
         impact.action,
-        Action::Replace | Action::InPlace | Action::Reboot
+        Action::Unknown | Action::Replace | Action::InPlace | Action::Reboot
     );
     if stanza.schema == Schema::A && !material {
         if impact.when.state == "now" {

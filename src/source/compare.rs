@@ -212,7 +212,7 @@ fn scope_of(repo: &Repository, workdir: Option<&Path>, path: &Path) -> Result<St
     let _ = repo;
     Ok(rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| super::os_text(c.as_os_str()))
         .collect::<Vec<_>>()
         .join("/"))
 }
@@ -389,12 +389,12 @@ fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
     let workdir = repo.workdir().map(Path::to_path_buf);
     match repo.statuses(Some(&mut opts)) {
         Ok(statuses) => statuses.iter().any(|s| {
-            s.path().is_ok_and(|p| {
-                is_manifest_path(p)
-                    && workdir
-                        .as_ref()
-                        .is_none_or(|w| json_may_be_manifest(&w.join(p)))
-            }) && !s.status().is_empty()
+            let p = super::path_text(s.path_bytes());
+            is_manifest_path(&p)
+                && workdir
+                    .as_ref()
+                    .is_none_or(|w| json_may_be_manifest(&w.join(&p)))
+                && !s.status().is_empty()
                 && !s.status().is_ignored()
         }),
         // If Git cannot tell, compare with HEAD: the working tree is what the user is looking at.

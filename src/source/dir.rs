@@ -1,26 +1,124 @@
 //! Snapshots read from disk: a plain directory (walkdir) or a Git working tree (`.gitignore` honoured).
+//!
+//! File names that are not UTF-8 are kept (escaped, see [`super::path_text`]); symbolic links
+//! that stay inside the compared folder are followed (a linked folder is read under the link's
+//! path), links that leave it, dangle or loop are reported and never read.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{content_from_bytes, is_manifest_path, Content, SourceFile};
+use super::{content_from_bytes, is_manifest_path, oid_bytes, os_text, Content, SourceFile};
 
-/// Every manifest file below `root` (symlinks are not followed), paths relative to `root`.
+/// How deep links may chain (a linked folder holding links).
+const MAX_LINK_DEPTH: u32 = 8;
+
+/// Every manifest file below `root`, paths relative to `root`; links are resolved.
 pub fn read_dir(root: &Path, max: u64) -> Vec<SourceFile> {
-    let mut files: Vec<SourceFile> = walkdir::WalkDir::new(root)
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut plain = Vec::new();
+    let mut linked = Vec::new();
+    for e in walkdir::WalkDir::new(root)
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git")
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = relative(root, e.path())?;
-            is_manifest_path(&rel).then(|| read_one(e.path(), rel, max))
-        })
+    {
+        let Some(rel) = relative(root, e.path()) else {
+            continue;
+        };
+        if e.file_type().is_symlink() {
+            linked.extend(read_link(&canonical, e.path(), &rel, max, 0));
+        } else if e.file_type().is_file() && is_manifest_path(&rel) {
+            plain.push((e.into_path(), rel));
+        }
+    }
+    let mut files: Vec<SourceFile> = plain
+        .into_par_iter()
+        .map(|(path, rel)| read_one(&path, rel, max, false))
         .collect();
+    files.extend(linked);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
+}
+
+/// The files a symbolic link at `link` (named `rel`) brings in, when it stays inside `root`.
+fn read_link(root: &Path, link: &Path, rel: &str, max: u64, depth: u32) -> Vec<SourceFile> {
+    let target = std::fs::read_link(link)
+        .map(|t| t.as_os_str().to_owned())
+        .unwrap_or_default();
+    let target_text = os_text(&target);
+    // Git stores a link as a blob of its target: the same id whatever the side.
+    let id = git2::Oid::hash_object(git2::ObjectType::Blob, target_text.as_bytes())
+        .ok()
+        .map(|o| oid_bytes(&o));
+    let unread = |reason: String| {
+        let worth = is_manifest_path(rel) || !rel.rsplit('/').next().unwrap_or(rel).contains('.');
+        worth
+            .then(|| SourceFile {
+                path: rel.to_string(),
+                content: Content::Unreadable { reason, id },
+                via_link: true,
+            })
+            .into_iter()
+            .collect::<Vec<_>>()
+    };
+    if depth > MAX_LINK_DEPTH {
+        return unread("too many levels of symbolic links: not read".into());
+    }
+    let resolved = match link.canonicalize() {
+        Ok(p) => p,
+        Err(e) => {
+            return unread(format!(
+                "symbolic link to `{target_text}` cannot be followed ({e}): not read"
+            ))
+        }
+    };
+    if !resolved.starts_with(root) {
+        return unread(format!(
+            "symbolic link to `{target_text}` points outside the repository: not read"
+        ));
+    }
+    let Ok(meta) = std::fs::metadata(&resolved) else {
+        return unread(format!(
+            "symbolic link to `{target_text}`: the target cannot be read"
+        ));
+    };
+    if meta.is_file() {
+        return if is_manifest_path(rel) {
+            vec![read_one(&resolved, rel.to_string(), max, true)]
+        } else {
+            Vec::new()
+        };
+    }
+    let link_dir = link
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .unwrap_or_default();
+    if link_dir.starts_with(&resolved) {
+        return unread(format!(
+            "symbolic link to `{target_text}` loops back to a folder that holds it: not read"
+        ));
+    }
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(&resolved)
+        .follow_links(false)
+        .min_depth(1)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git")
+        .filter_map(Result::ok)
+    {
+        let Some(sub) = relative(&resolved, e.path()) else {
+            continue;
+        };
+        let name = format!("{rel}/{sub}");
+        if e.file_type().is_symlink() {
+            out.extend(read_link(root, e.path(), &name, max, depth + 1));
+        } else if e.file_type().is_file() && is_manifest_path(&name) {
+            out.push(read_one(e.path(), name, max, true));
+        }
+    }
+    out
 }
 
 /// The manifest files of a working tree below `scope`, as Git would see them (ignored files are
@@ -37,44 +135,63 @@ pub fn read_worktree(workdir: &Path, scope: &Path, max: u64) -> Vec<SourceFile> 
         .follow_links(false)
         .filter_entry(|e| e.file_name() != ".git")
         .build();
-    let found: Vec<(std::path::PathBuf, String)> = walker
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .filter_map(|e| {
-            let rel = relative(workdir, e.path())?;
-            is_manifest_path(&rel).then(|| (e.into_path(), rel))
-        })
-        .collect();
+    let canonical = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_path_buf());
+    let mut found: Vec<(PathBuf, String)> = Vec::new();
+    let mut linked = Vec::new();
+    for e in walker.filter_map(Result::ok) {
+        let Some(rel) = relative(workdir, e.path()) else {
+            continue;
+        };
+        match e.file_type() {
+            Some(t) if t.is_symlink() => {
+                linked.extend(read_link(&canonical, e.path(), &rel, max, 0));
+            }
+            Some(t) if t.is_file() && is_manifest_path(&rel) => found.push((e.into_path(), rel)),
+            _ => {}
+        }
+    }
     // Reading and hashing (the blob id) are independent per file: do them in parallel.
     let mut files: Vec<SourceFile> = found
         .into_par_iter()
-        .map(|(path, rel)| read_one(&path, rel, max))
+        .map(|(path, rel)| read_one(&path, rel, max, false))
         .collect();
+    files.extend(linked);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }
 
 fn relative(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
+    let parts: Vec<String> = rel.components().map(|c| os_text(c.as_os_str())).collect();
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-fn read_one(path: &Path, rel: String, max: u64) -> SourceFile {
+fn read_one(path: &Path, rel: String, max: u64, via_link: bool) -> SourceFile {
     let content = match std::fs::metadata(path) {
-        Ok(meta) if meta.len() > max => Content::TooLarge { size: meta.len() },
+        // Hashed as a stream (never held in memory): whether it changed is still known.
+        Ok(meta) if meta.len() > max => Content::TooLarge {
+            size: meta.len(),
+            id: git2::Oid::hash_file(git2::ObjectType::Blob, path)
+                .ok()
+                .map(|o| oid_bytes(&o)),
+        },
         Ok(_) => match std::fs::read(path) {
             Ok(bytes) => content_from_bytes(bytes, max),
             Err(err) => Content::Unreadable {
                 reason: err.to_string(),
+                id: None,
             },
         },
         Err(err) => Content::Unreadable {
             reason: err.to_string(),
+            id: None,
         },
     };
-    SourceFile { path: rel, content }
+    SourceFile {
+        path: rel,
+        content,
+        via_link,
+    }
 }

@@ -7,6 +7,7 @@ pub mod ci;
 mod compare;
 mod dir;
 mod git;
+mod links;
 
 pub use compare::{load, CompareRequest, Loaded};
 
@@ -58,6 +59,9 @@ pub struct SourceFile {
     pub path: String,
     /// The bytes, or why they were not read.
     pub content: Content,
+    /// Read through a symbolic link (its content is another file's, or the link could not be
+    /// followed).
+    pub via_link: bool,
 }
 
 /// A file's bytes, or the reason they were not loaded (kept so the file is reported, not hidden).
@@ -74,12 +78,44 @@ pub enum Content {
     TooLarge {
         /// Size in bytes.
         size: u64,
+        /// Git blob id of the content, when known (whether it changed between revisions).
+        id: Option<[u8; 20]>,
     },
-    /// Could not be read (permissions, a vanished file, a missing blob).
+    /// Could not be read (permissions, a vanished file, a missing blob, a symbolic link that
+    /// points outside the repository).
     Unreadable {
         /// The reason.
         reason: String,
+        /// An id of what was not read (the Git blob or the link), when known.
+        id: Option<[u8; 20]>,
     },
+}
+
+impl Content {
+    /// The content id when known: equal ids mean the file did not change.
+    pub fn id(&self) -> Option<[u8; 20]> {
+        match self {
+            Content::Bytes { id, .. } => Some(*id),
+            Content::TooLarge { id, .. } | Content::Unreadable { id, .. } => *id,
+        }
+    }
+}
+
+/// A path or file name as text, losslessly: valid UTF-8 is kept as is; a name with bytes that are
+/// not UTF-8 gets each such byte as `\xNN` (and `\` as `\\`, so an escaped name cannot be
+/// mistaken for another), instead of being dropped or replaced by `�`.
+pub fn path_text(bytes: &[u8]) -> String {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// One side of the comparison.
@@ -116,17 +152,31 @@ pub fn is_manifest_path(path: &str) -> bool {
 
 /// Reads bytes that are within the limit, or records why not.
 pub(crate) fn content_from_bytes(bytes: Vec<u8>, max: u64) -> Content {
-    if bytes.len() as u64 > max {
-        return Content::TooLarge {
-            size: bytes.len() as u64,
-        };
-    }
     let id = git2::Oid::hash_object(git2::ObjectType::Blob, &bytes)
         .map(|oid| oid_bytes(&oid))
         .unwrap_or([0; 20]);
+    if bytes.len() as u64 > max {
+        return Content::TooLarge {
+            size: bytes.len() as u64,
+            id: Some(id),
+        };
+    }
     Content::Bytes {
         id,
         bytes: bytes.into(),
+    }
+}
+
+/// An OS string (a file name on disk) as text, losslessly (see [`path_text`]).
+pub(crate) fn os_text(s: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        path_text(s.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        s.to_string_lossy().into_owned()
     }
 }
 
@@ -141,6 +191,14 @@ pub(crate) fn oid_bytes(oid: &git2::Oid) -> [u8; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_utf8_names_are_kept_losslessly() {
+        assert_eq!(path_text(b"clusters/np.yaml"), "clusters/np.yaml");
+        assert_eq!(path_text(b"caf\xe9.yaml"), "caf\\xe9.yaml");
+        assert_eq!(path_text(b"a\\b\xff.yaml"), "a\\\\b\\xff.yaml");
+        assert_ne!(path_text(b"\xe9.yaml"), path_text(b"\xe8.yaml"));
+    }
 
     #[test]
     fn manifest_extensions() {

@@ -74,7 +74,16 @@ fn judge(input: &Input<'_>, id: &ObjectId) -> Judged {
             j.diagnostics
                 .extend(checks::nodepool(input, None, &hs).diagnostics);
         }
-        (Some(b), None) => j.diagnostics.push(deleted(b)),
+        // Not deleted: its file cannot be read in head (the unreadable-change forecast says so).
+        (Some(_), None)
+            if input
+                .diff
+                .change_of(id)
+                .is_some_and(|c| c.kind == crate::diff::ChangeKind::Unreadable) => {}
+        (Some(b), None) => {
+            j.diagnostics.push(deleted(b));
+            j.impact = Some(removal(input, b));
+        }
         (Some(b), Some(h)) => {
             let bs = Side::build(input.base, b);
             let hs = Side::build(input.head, h);
@@ -96,6 +105,70 @@ fn judge(input: &Input<'_>, id: &ObjectId) -> Judged {
         (None, None) => {}
     }
     j
+}
+
+/// A deleted NodePool: the controller deletes its MachineDeployment, whose machines are drained
+/// and deleted; nothing replaces them. The contract's `drain` action (drained, no reboot) with the
+/// removal stated in the cause.
+fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
+    let size = shape::size(b.root());
+    let nodes = node_count(input, b);
+    let count = match (size, nodes) {
+        (Some(s), _) if s.autoscaling_min.is_some() => format!("up to {} nodes", s.nodes),
+        (_, Some(1)) => "its node".to_string(),
+        (_, Some(n)) => format!("its {n} nodes"),
+        (_, None) => "all its nodes".to_string(),
+    };
+    let cluster = b
+        .root()
+        .path(&["spec", "clusterName"])
+        .and_then(nodecast_yaml::Node::as_str)
+        .unwrap_or_default();
+    let start = b.root().span.start;
+    super::Impact {
+        target: super::Target {
+            cluster: format!(
+                "HostedCluster/{}/{cluster}",
+                b.id.namespace.as_deref().unwrap_or_default()
+            ),
+            kind: "NodePool".into(),
+            namespace: b.id.namespace.clone(),
+            name: b.id.name.clone(),
+        },
+        action: super::Action::Drain,
+        drain: true,
+        nodes,
+        causes: vec![super::Cause {
+            object: b.id.to_string(),
+            field: String::new(),
+            file: b.path.clone(),
+            line: start.line,
+            column: start.col,
+            summary: format!(
+                "NodePool deleted (base revision): {count} drained and removed, no replacement"
+            ),
+        }],
+        when: super::When::now(),
+        rollout: None,
+        fingerprint: None,
+    }
+}
+
+/// A NodePool's node count: `replicas` (or the autoscaling maximum), else `--assume-nodes`.
+pub(crate) fn node_count(input: &Input<'_>, np: &Object) -> Option<u32> {
+    shape::size(np.root()).map(|s| s.nodes).or_else(|| {
+        let id = &np.id;
+        let full = format!(
+            "{}/{}",
+            id.namespace.as_deref().unwrap_or_default(),
+            id.name
+        );
+        let assumed = &input.options.assume_nodes;
+        assumed
+            .get(&full)
+            .or_else(|| assumed.get(&id.name))
+            .copied()
+    })
 }
 
 fn deleted(b: &Object) -> Diagnostic {

@@ -78,6 +78,8 @@ pub fn resolve(scope: &Scope<'_>, reason: &Reason) -> Vec<Cause> {
                     ));
                 }
             }
+            // The unreadable-change forecast states those causes.
+            ChangeKind::Unreadable => {}
         }
     }
     if out.is_empty() {

@@ -9,7 +9,7 @@ use globset::{GlobBuilder, GlobSetBuilder};
 use crate::inventory::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
-pub const MODELLED: [(&str, &str); 21] = [
+pub const MODELLED: [(&str, &str); 22] = [
     // Read for the control plane topology (single-node clusters reboot without draining).
     ("config.openshift.io", "Infrastructure"),
     // Pinned images are pulled by the daemon without a MachineConfig diff: judged, no rollout.
@@ -37,6 +37,8 @@ pub const MODELLED: [(&str, &str); 21] = [
     ("config.openshift.io", "ClusterVersion"),
     ("", "Secret"),
     ("", "ConfigMap"),
+    // The Node Tuning Operator renders `[bootloader]` kernel arguments into a MachineConfig.
+    ("tuned.openshift.io", "Tuned"),
 ];
 
 /// Whether the MCO model reads this object (ConfigMaps and Secrets only in `openshift-config`).

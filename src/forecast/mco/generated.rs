@@ -549,5 +549,6 @@ pub fn generate(objects: &[&Object], pools: &[Pool], m: Managed) -> Vec<Mc> {
             out.push(mc(format!("99-{n}-generated-registries"), n, reg));
         }
     }
+    out.extend(super::tuned::generate(objects, pools));
     out
 }

@@ -20,6 +20,7 @@ mod scope;
 pub mod selector;
 mod side;
 mod streams;
+mod tuned;
 
 use std::collections::BTreeMap;
 
@@ -72,6 +73,37 @@ pub fn cluster_label(group: &str) -> String {
     cluster::label(group)
 }
 
+/// Every standalone cluster the model sees: its key (root folder, `.` for the repository, or
+/// the overlay / wrapper group), how reports name it, and its pool names on either side (the
+/// built-in `master` and `worker` included).
+pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>)> {
+    cluster::group(input.base, input.head, &input.options.cluster_roots)
+        .into_iter()
+        .map(|c| {
+            let mut objects: Vec<&Object> =
+                c.base.iter().map(|&i| &input.base.objects[i]).collect();
+            objects.extend(c.head.iter().map(|&i| &input.head.objects[i]));
+            let mut names: Vec<String> =
+                pool::pools(&objects).into_iter().map(|p| p.name).collect();
+            names.sort();
+            names.dedup();
+            let label = cluster::label(&c.root);
+            (c.root, label, names)
+        })
+        .collect()
+}
+
+/// The standalone cluster key a repository path belongs to (see [`cluster_key`]).
+pub fn cluster_of_path(input: &Input<'_>, path: &str) -> String {
+    let roots = cluster::roots(input.base, input.head, &input.options.cluster_roots);
+    let r = cluster::root_of(&roots, path);
+    if r.is_empty() {
+        ".".to_string()
+    } else {
+        r
+    }
+}
+
 /// Adds the MCO forecast of every standalone cluster in the repository.
 pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     use rayon::prelude::*;
@@ -117,8 +149,10 @@ fn model_cluster(
     let scope = Scope::new(input, c);
     let label = cluster::label(&c.root);
     for id in scope.changes.keys() {
-        // Infrastructure is only read (topology); its changes are not judged here.
-        if id.kind != "Infrastructure" {
+        // Infrastructure is only read (topology) and MachineSets only for node counts: their
+        // changes are not judged here. A Tuned is judged only where it reaches a pool's kernel
+        // arguments (a forecast cause names it); its other changes are not modelled.
+        if !matches!(id.kind.as_str(), "Infrastructure" | "MachineSet" | "Tuned") {
             out.covered.insert(id.clone());
         }
     }

@@ -1,0 +1,152 @@
+//! Symbolic links stored in Git (mode `120000`: the blob holds the target path), resolved against
+//! the same revision the way a checkout would see them: a link to a file reads that file's blob,
+//! a link to a folder reads every file below it under the link's path. A link that leaves the
+//! repository, dangles, or loops is never followed and is reported instead.
+
+use git2::Oid;
+
+/// How deep links may chain (a link to a link, a linked folder holding links).
+const MAX_DEPTH: u32 = 8;
+
+/// What a path is in a revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A regular or executable file.
+    File,
+    /// A symbolic link.
+    Link,
+    /// A folder.
+    Dir,
+}
+
+/// A revision's file tree (a commit's tree or the index), as link resolution needs it.
+pub trait Tree {
+    /// What `path` is, and its object id.
+    fn kind(&self, path: &[u8]) -> Option<(Kind, Oid)>;
+    /// Every file and link below the folder `dir` (repository-relative paths).
+    fn list(&self, dir: &[u8]) -> Vec<(Vec<u8>, Kind, Oid)>;
+    /// The target a link blob holds.
+    fn target(&self, link: Oid) -> Option<Vec<u8>>;
+}
+
+/// The files a link at `link` brings in: `(path, blob)` for each file it reaches (the link's own
+/// path for a file, paths below it for a folder), or `(path, why not)` when it cannot be followed.
+pub fn resolve(tree: &dyn Tree, link: &[u8], id: Oid) -> Vec<(Vec<u8>, Result<Oid, String>)> {
+    resolve_at(tree, link, id, 0)
+}
+
+fn resolve_at(
+    tree: &dyn Tree,
+    link: &[u8],
+    id: Oid,
+    depth: u32,
+) -> Vec<(Vec<u8>, Result<Oid, String>)> {
+    let fail = |why: String| vec![(link.to_vec(), Err(why))];
+    if depth > MAX_DEPTH {
+        return fail("too many levels of symbolic links: not read".into());
+    }
+    let Some(target) = tree.target(id) else {
+        return fail("the symbolic link could not be read".into());
+    };
+    let shown = super::path_text(&target);
+    let Some(rel) = join(parent(link), &target) else {
+        return fail(format!(
+            "symbolic link to `{shown}` points outside the repository: not read"
+        ));
+    };
+    if rel.is_empty() || link == rel.as_slice() || below(link, &rel) {
+        return fail(format!(
+            "symbolic link to `{shown}` loops back to a folder that holds it: not read"
+        ));
+    }
+    match tree.kind(&rel) {
+        None => fail(format!(
+            "symbolic link to `{shown}`: the target does not exist in this revision"
+        )),
+        Some((Kind::File, oid)) => vec![(link.to_vec(), Ok(oid))],
+        Some((Kind::Link, oid)) => rebase(resolve_at(tree, &rel, oid, depth + 1), &rel, link),
+        Some((Kind::Dir, _)) => {
+            let mut out = Vec::new();
+            for (path, kind, oid) in tree.list(&rel) {
+                match kind {
+                    Kind::File => out.push((path, Ok(oid))),
+                    Kind::Link => out.extend(resolve_at(tree, &path, oid, depth + 1)),
+                    Kind::Dir => {}
+                }
+            }
+            rebase(out, &rel, link)
+        }
+    }
+}
+
+/// Replaces the prefix `from` of each path by `to`.
+fn rebase(
+    found: Vec<(Vec<u8>, Result<Oid, String>)>,
+    from: &[u8],
+    to: &[u8],
+) -> Vec<(Vec<u8>, Result<Oid, String>)> {
+    found
+        .into_iter()
+        .map(|(p, r)| {
+            let rest = p.strip_prefix(from).unwrap_or(&p);
+            let mut q = to.to_vec();
+            q.extend_from_slice(rest);
+            (q, r)
+        })
+        .collect()
+}
+
+fn parent(path: &[u8]) -> &[u8] {
+    match path.iter().rposition(|b| *b == b'/') {
+        Some(i) => &path[..i],
+        None => &[],
+    }
+}
+
+/// Whether `path` is below the folder `dir`.
+fn below(path: &[u8], dir: &[u8]) -> bool {
+    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
+}
+
+/// `dir` joined with a relative link target, `..` resolved; `None` when it leaves the root or the
+/// target is absolute.
+fn join(dir: &[u8], target: &[u8]) -> Option<Vec<u8>> {
+    if target.first() == Some(&b'/') {
+        return None;
+    }
+    let mut parts: Vec<&[u8]> = dir
+        .split(|b| *b == b'/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    for seg in target.split(|b| *b == b'/') {
+        match seg {
+            b"" | b"." => {}
+            b".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join(&b'/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_joined_lexically() {
+        assert_eq!(
+            join(b"a/b", b"../c.yaml").as_deref(),
+            Some(&b"a/c.yaml"[..])
+        );
+        assert_eq!(
+            join(b"a", b"./x/y.yaml").as_deref(),
+            Some(&b"a/x/y.yaml"[..])
+        );
+        assert_eq!(join(b"a", b"../../x"), None);
+        assert_eq!(join(b"a", b"/etc/passwd"), None);
+        assert!(below(b"a/b/c", b"a/b"));
+        assert!(!below(b"a/bc", b"a/b"));
+    }
+}

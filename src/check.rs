@@ -332,11 +332,14 @@ fn lint_alone(
 /// the second. The CRD's transition rule (V104) speaks for the HyperShift model's immutable-field
 /// finding (H110: the forecast still says `blocked`); the stream rule S105 (the OSStreams gate is
 /// off, so the API server drops `osImageStream`) explains the generic unknown-field V102; the
-/// API server's type error (V101) says what a YAML 1.1 reading (Y003) did to the value; a
+/// API server's type error (V101) says what a YAML 1.1 reading (Y003) did to the value; the
+/// HyperShift model's unresolved config reference (H102, with what it means for the rollout)
+/// speaks for the generic missing reference (R001); a
 /// changed file that cannot be read (Y010, with the pools it may roll) speaks for the finding
 /// that says why it is not read (Y001, Y005–Y009).
-const SUPERSEDED: [(&str, &str); 9] = [
+const SUPERSEDED: [(&str, &str); 10] = [
     ("H110", "V104"),
+    ("R001", "H102"),
     ("V102", "S105"),
     ("Y003", "V101"),
     ("Y001", "Y010"),
@@ -348,16 +351,36 @@ const SUPERSEDED: [(&str, &str); 9] = [
 ];
 
 fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
+    type Place = (&'static str, String, Option<u32>);
     let line = |d: &Diagnostic| d.location.span.map(|s| s.start.line);
-    let present: Vec<(&'static str, String, Option<u32>)> = diagnostics
+    let present: Vec<Place> = diagnostics
         .iter()
         .map(|d| (d.code, d.location.path.clone(), line(d)))
         .collect();
+    // The finding that stays keeps the higher severity of the two: one finding, never a
+    // weaker verdict (an unresolved reference the model calls a warning is still an error
+    // when the repository manages that kind and the object is missing).
+    let mut raise: Vec<(Place, crate::diagnostic::Severity)> = Vec::new();
     diagnostics.retain(|d| {
-        !SUPERSEDED.iter().any(|(weaker, stronger)| {
+        let superseded_by = SUPERSEDED.iter().find(|(weaker, stronger)| {
             d.code == *weaker && present.contains(&(*stronger, d.location.path.clone(), line(d)))
-        })
+        });
+        if let Some((_, stronger)) = superseded_by {
+            raise.push(((*stronger, d.location.path.clone(), line(d)), d.severity));
+        }
+        superseded_by.is_none()
     });
+    for d in diagnostics.iter_mut() {
+        let place = (d.code, d.location.path.clone(), line(d));
+        if let Some(s) = raise
+            .iter()
+            .filter(|(p, _)| *p == place)
+            .map(|(_, s)| *s)
+            .max()
+        {
+            d.severity = d.severity.max(s);
+        }
+    }
 }
 
 /// Stage times on stderr when `NODECAST_TIMINGS` is set: where a slow run spends its time, without

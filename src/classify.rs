@@ -63,9 +63,34 @@ pub fn assign(files: &mut ParsedSides) {
 fn assign_side(files: &mut [FileEntry]) {
     let kustomize = kustomize_files(files);
     let generator_manifests = generator_manifests(files);
+    let references = kube_compare_references(files);
     for f in files.iter_mut() {
         f.role = role_of(f, &kustomize, &generator_manifests);
+        let in_reference = references
+            .iter()
+            .any(|dir| dir.is_empty() || f.path.starts_with(&format!("{dir}/")));
+        if f.role.is_manifest() && in_reference && !is_kustomization_path(&f.path) {
+            f.role = Role::Foreign(
+                "a kube-compare reference (templates compared against a cluster, never applied)",
+            );
+        }
     }
+}
+
+/// Folders of kube-compare references: a `metadata.yaml` with `parts` lists the templates a
+/// cluster is compared against; nothing in that folder is applied to a cluster.
+fn kube_compare_references(files: &[FileEntry]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| f.path == "metadata.yaml" || f.path.ends_with("/metadata.yaml"))
+        .filter(|f| {
+            f.parsed.docs.first().is_some_and(|d| {
+                let root = &d.doc.root;
+                root.get("parts").is_some() && root.get("kind").is_none()
+            })
+        })
+        .map(|f| dir_of(&f.path).to_string())
+        .collect()
 }
 
 fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -> Role {
@@ -307,6 +332,10 @@ mod tests {
             ),
             ("reference/metadata.yaml", "apiVersion: v2\nparts: []\n"),
             (
+                "reference/optional/PerformanceProfile.yaml",
+                "apiVersion: performance.openshift.io/v2\nkind: PerformanceProfile\nmetadata:\n  name: {{ .metadata.name }}\n",
+            ),
+            (
                 "mirror.yaml",
                 "apiVersion: mirror.openshift.io/v1alpha2\nkind: ImageSetConfiguration\n",
             ),
@@ -322,6 +351,7 @@ mod tests {
             "charts/index.yaml",
             "install-config.yaml",
             "reference/metadata.yaml",
+            "reference/optional/PerformanceProfile.yaml",
             "mirror.yaml",
         ] {
             assert!(matches!(role(&files, path), Role::Foreign(_)), "{path}");

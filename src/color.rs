@@ -38,8 +38,59 @@ pub fn decide(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, is_tty:
     is_tty
 }
 
+/// Whether the terminal can show Unicode box drawing: not with `TERM=dumb`, nor when the locale
+/// (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is set and names no UTF-8 encoding.
+pub fn unicode(env: impl Fn(&str) -> Option<String>) -> bool {
+    if env("TERM").as_deref() == Some("dumb") {
+        return false;
+    }
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| env(k).filter(|v| !v.is_empty()));
+    match locale {
+        None => true,
+        Some(l) => {
+            let l = l.to_ascii_lowercase();
+            l.contains("utf-8") || l.contains("utf8")
+        }
+    }
+}
+
+/// The width to lay frames out in: `COLUMNS`, else the terminal's, else 100; at least 60.
+pub fn width(env: impl Fn(&str) -> Option<String>, terminal: Option<usize>) -> usize {
+    env("COLUMNS")
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .or(terminal)
+        .unwrap_or(100)
+        .clamp(60, 400)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unicode_and_width_follow_the_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(super::unicode(env(&[])));
+        assert!(super::unicode(env(&[("LANG", "en_US.UTF-8")])));
+        assert!(!super::unicode(env(&[("TERM", "dumb")])));
+        assert!(!super::unicode(env(&[
+            ("LC_ALL", "C"),
+            ("LANG", "en_US.UTF-8")
+        ])));
+        assert!(!super::unicode(env(&[("LANG", "POSIX")])));
+        assert_eq!(super::width(env(&[("COLUMNS", "132")]), Some(80)), 132);
+        assert_eq!(super::width(env(&[]), Some(80)), 80);
+        assert_eq!(super::width(env(&[]), None), 100);
+        assert_eq!(super::width(env(&[("COLUMNS", "20")]), None), 60);
+    }
+
     use super::*;
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {

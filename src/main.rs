@@ -366,12 +366,18 @@ fn render(
                 |k| std::env::var(k).ok(),
                 std::io::stdout().is_terminal(),
             );
+            let env = |k: &str| std::env::var(k).ok();
+            let terminal = std::io::stdout()
+                .is_terminal()
+                .then(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
+                .flatten();
             human::render(
                 outcome,
                 human::Style {
                     color,
-                    width: 100,
+                    width: color::width(env, terminal),
                     quiet,
+                    unicode: color::unicode(env),
                 },
             )
         }

@@ -333,3 +333,42 @@ fn missing_git_objects_are_reported_not_hidden() {
     );
     assert_eq!(run.code, 0, "a warning does not fail the run by default");
 }
+
+#[test]
+fn frames_follow_the_terminal_width_and_fall_back_to_ascii() {
+    let repo = common::Repo::new();
+    repo.write(
+        "a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n  labels:\n    x: yes\n",
+    );
+    repo.commit("base");
+    let run = |env: &[(&str, &str)]| {
+        common::nodecast_env(
+            repo.path(),
+            &["check", "--no-base", "--color", "never"],
+            env,
+        )
+        .stdout
+    };
+    let unicode = run(&[]);
+    assert!(unicode.contains('╭') || unicode.contains('│'), "{unicode}");
+    // The error (Y002) comes before the warning (Y003), whatever their lines.
+    let (e, w) = (
+        unicode.find("Y002").expect("Y002"),
+        unicode.find("Y003").expect("Y003"),
+    );
+    assert!(e < w, "{unicode}");
+    for env in [[("TERM", "dumb")], [("LANG", "C")]] {
+        let ascii = run(&env);
+        assert!(
+            !ascii.contains('│') && !ascii.contains('╭'),
+            "{env:?}: {ascii}"
+        );
+    }
+    let narrow = run(&[("COLUMNS", "60")]);
+    let widest = narrow.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(
+        widest <= 60 + 20,
+        "frames follow COLUMNS: {widest}\n{narrow}"
+    );
+}

@@ -109,15 +109,55 @@ pub fn short(node: &Node) -> String {
             let inner: Vec<&str> = items.iter().filter_map(Node::key_text).collect();
             format!("[{}]", inner.join(", "))
         }
-        NodeKind::Seq(items) => format!("[{} items]", items.len()),
-        NodeKind::Map(entries) if entries.len() == 1 => "{1 field}".to_string(),
-        NodeKind::Map(entries) => format!("{{{} fields}}", entries.len()),
+        // Small structures show their values (`{name: rhel-9}`); the length cap below cuts the
+        // rest, so a reviewer sees what was added rather than how many fields.
+        NodeKind::Seq(_) | NodeKind::Map(_) => flow(node, 3),
     };
     if s.chars().count() > 80 {
         let cut: String = s.chars().take(77).collect();
         format!("{cut}…")
     } else {
         s
+    }
+}
+
+/// A value in YAML flow style, `depth` levels deep (deeper structures as `{…}` / `[…]`).
+fn flow(node: &Node, depth: usize) -> String {
+    match &node.kind {
+        NodeKind::Scalar { text, value, .. } => match value {
+            Scalar::Str
+                if text.is_empty()
+                    || text.contains([',', ':', '{', '}', '[', ']', '\n', '"', '#']) =>
+            {
+                format!(
+                    "\"{}\"",
+                    text.lines().next().unwrap_or_default().replace('"', "\\\"")
+                )
+            }
+            _ => text.to_string(),
+        },
+        NodeKind::Seq(_) if depth == 0 => "[…]".into(),
+        NodeKind::Map(_) if depth == 0 => "{…}".into(),
+        NodeKind::Seq(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| flow(i, depth - 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        NodeKind::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|e| format!(
+                    "{}: {}",
+                    e.key.key_text().unwrap_or("?"),
+                    flow(&e.value, depth - 1)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

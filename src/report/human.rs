@@ -19,6 +19,8 @@ pub struct Style {
     pub width: usize,
     /// Findings and the forecast of disruptive or unmodelled changes only (`--quiet`).
     pub quiet: bool,
+    /// Unicode frames; ASCII for `TERM=dumb` or a locale that is not UTF-8.
+    pub unicode: bool,
 }
 
 /// Renders the whole human report.
@@ -38,15 +40,19 @@ pub fn render(o: &Outcome, style: Style) -> String {
     );
     let _ = writeln!(out);
 
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
+    let theme = match (style.color, style.unicode) {
+        (true, true) => GraphicalTheme::unicode(),
+        (false, true) => GraphicalTheme::unicode_nocolor(),
+        (true, false) => GraphicalTheme::ascii(),
+        (false, false) => GraphicalTheme::none(),
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false);
-    for d in &o.diagnostics {
+    // The most severe first (what fails the check), then by file and position.
+    let mut ordered: Vec<&Diagnostic> = o.diagnostics.iter().collect();
+    ordered.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    for d in ordered {
         let frame = frame(d, &texts);
         let _ = handler.render_report(&mut out, &frame);
         out.push('\n');

@@ -107,6 +107,12 @@ pub fn nodecast_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env("NO_COLOR", "1")
+        // Frames are laid out the same wherever the tests run: Unicode, 100 columns.
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_CTYPE")
+        .env_remove("COLUMNS")
+        .env_remove("TERM")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1");
     for (k, v) in env {

@@ -130,7 +130,7 @@ pub(super) fn field_name(path: &str) -> String {
     name.replace("~1", "/").replace("~0", "~")
 }
 
-/// "replicas 3 -> 4", "nodeLabels added: {1 field}", "taints removed (was [1 items])".
+/// "replicas 3 -> 4", "nodeLabels added: {env: prod}", "taints removed (was [{key: a, effect: NoSchedule}])".
 pub fn field_summary(f: &FieldChange) -> String {
     let name = field_name(&f.path);
     match (&f.before, &f.after) {

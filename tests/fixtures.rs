@@ -218,3 +218,23 @@ fn demo_human_output() {
     assert_eq!(run.code, 1, "the demo has one error (S106)");
     insta::assert_snapshot!(run.stdout);
 }
+
+#[test]
+fn the_readme_sample_is_the_demo_output() {
+    if !common::require_kubectl("the_readme_sample_is_the_demo_output") {
+        return;
+    }
+    let readme = std::fs::read_to_string(project_root().join("README.md")).expect("README");
+    let start = readme
+        .find("<!-- demo-output:start -->\n```text\n")
+        .expect("the README shows the demo output")
+        + "<!-- demo-output:start -->\n```text\n".len();
+    let end = start + readme[start..].find("```\n<!-- demo-output:end -->").expect("end");
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_tree(&project_root().join("testdata/demo"), tmp.path());
+    let run = nodecast(
+        tmp.path(),
+        &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
+    );
+    assert_eq!(&readme[start..end], run.stdout, "README sample and the demo differ");
+}

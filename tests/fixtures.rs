@@ -229,12 +229,19 @@ fn the_readme_sample_is_the_demo_output() {
         .find("<!-- demo-output:start -->\n```text\n")
         .expect("the README shows the demo output")
         + "<!-- demo-output:start -->\n```text\n".len();
-    let end = start + readme[start..].find("```\n<!-- demo-output:end -->").expect("end");
+    let end = start
+        + readme[start..]
+            .find("```\n<!-- demo-output:end -->")
+            .expect("end");
     let tmp = tempfile::tempdir().expect("tmp");
     copy_tree(&project_root().join("testdata/demo"), tmp.path());
     let run = nodecast(
         tmp.path(),
         &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
     );
-    assert_eq!(&readme[start..end], run.stdout, "README sample and the demo differ");
+    assert_eq!(
+        &readme[start..end],
+        run.stdout,
+        "README sample and the demo differ"
+    );
 }

@@ -48,7 +48,11 @@ createLinter().then((lint) => {
         .env("NODE_PATH", dir.join("node_modules"))
         .output()
         .expect("node runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(found, serde_json::json!([]), "actionlint: {found:#}");
     // The linter is live: a broken workflow is reported.

@@ -164,7 +164,7 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
     let hcv = h.hc_release.version();
     if !skip {
         let base_v = b.and_then(|b| b.release.version());
-        if let Some(why) = version::rejection(npv, base_v, hcv) {
+        if let Some((why, fix)) = version::rejection_with_fix(npv, base_v, hcv) {
             v.block(
                 Diagnostic::new(
                     &h106::RULE,
@@ -172,7 +172,7 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
                     head_at(h, &RELEASE),
                 )
                 .label("rejected release")
-                .help("upgrade the HostedCluster first, keep NodePools within its minor and at most 3 minors behind, and never downgrade a minor")
+                .help(fix)
                 .note("the controller sets ValidReleaseImage=False and does not roll the NodePool")
                 .object(np),
             );

@@ -101,37 +101,62 @@ pub fn default_stream(release: &Release, uses_runc: bool) -> &'static str {
 
 /// Why the controller refuses a NodePool version (`IsValidReleaseVersion`), if it does.
 pub fn rejection(np: &Version, base_np: Option<&Version>, hc: Option<&Version>) -> Option<String> {
+    rejection_with_fix(np, base_np, hc).map(|(why, _)| why)
+}
+
+/// Why the controller refuses a NodePool release, with the fix for that case.
+pub fn rejection_with_fix(
+    np: &Version,
+    base_np: Option<&Version>,
+    hc: Option<&Version>,
+) -> Option<(String, String)> {
     let minor = as_v4_minor(np);
     if minor < ABSOLUTE_FLOOR {
-        return Some(format!(
-            "release {np} is below 4.8, which HyperShift never accepts"
+        return Some((
+            format!("release {np} is below 4.8, which HyperShift never accepts"),
+            "use a supported release (4.8 or later, within 3 minors of the HostedCluster)".into(),
         ));
     }
     if let Some(b) = base_np {
         if as_v4_minor(b) > minor {
-            return Some(format!(
-                "release {b} -> {np} is a y-stream downgrade, which the controller rejects"
+            return Some((
+                format!("release {b} -> {np} is a y-stream downgrade, which the controller rejects"),
+                format!("restore release {b} (a minor is never downgraded); to run {np}, create a new NodePool with it and move the workload"),
             ));
         }
     }
     if let Some(hc) = hc {
         if minor > as_v4_minor(hc) {
-            return Some(format!(
-                "release {np} has a newer minor than the HostedCluster's {hc}"
+            return Some((
+                format!("release {np} has a newer minor than the HostedCluster's {hc}"),
+                format!(
+                    "upgrade the HostedCluster to {}.{} first, then the NodePool",
+                    np.major, np.minor
+                ),
             ));
         }
     }
     let latest = as_v4_minor(&Version::new(LATEST_SUPPORTED.0, LATEST_SUPPORTED.1, 0));
     if minor > latest {
-        return Some(format!(
-            "release {np} is above the latest minor this HyperShift supports ({}.{})",
-            LATEST_SUPPORTED.0, LATEST_SUPPORTED.1
+        return Some((
+            format!(
+                "release {np} is above the latest minor this HyperShift supports ({}.{})",
+                LATEST_SUPPORTED.0, LATEST_SUPPORTED.1
+            ),
+            format!(
+                "stay at {}.{} or below until the management cluster's HyperShift supports {}.{}",
+                LATEST_SUPPORTED.0, LATEST_SUPPORTED.1, np.major, np.minor
+            ),
         ));
     }
     if minor < MIN_SUPPORTED {
-        return Some(format!(
-            "release {np} is below the oldest supported minor ({}.{})",
-            MIN_SUPPORTED.0, MIN_SUPPORTED.1
+        return Some((
+            format!(
+                "release {np} is below the oldest supported minor ({}.{})",
+                MIN_SUPPORTED.0, MIN_SUPPORTED.1
+            ),
+            "upgrade the NodePool to a supported minor, within 3 minors of the HostedCluster"
+                .into(),
         ));
     }
     None
@@ -218,6 +243,17 @@ mod tests {
         assert!(rejection(&v("4.18.1"), Some(&v("4.18.3")), Some(&v("4.18.5"))).is_none());
         assert!(rejection(&v("4.13.0"), None, Some(&v("4.14.0"))).is_some());
         assert!(rejection(&v("5.2.0"), None, Some(&v("5.2.0"))).is_some());
+        // Each refusal says the fix for its own case.
+        let fix = |np: &str, base: Option<&str>, hc: &str| {
+            rejection_with_fix(&v(np), base.map(v).as_ref(), Some(&v(hc)))
+                .map(|(_, fix)| fix)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            fix("4.19.0", None, "4.18.5"),
+            "upgrade the HostedCluster to 4.19 first, then the NodePool"
+        );
+        assert!(fix("4.17.0", Some("4.18.0"), "4.18.5").starts_with("restore release 4.18.0"));
         assert_eq!(skew(&v("4.18.6"), &v("4.18.5")).map(|s| s.0), Some(true));
         assert_eq!(skew(&v("4.17.0"), &v("4.21.0")).map(|s| s.0), Some(true));
         assert_eq!(skew(&v("4.18.0"), &v("4.21.0")).map(|s| s.0), Some(false));

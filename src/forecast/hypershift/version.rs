@@ -99,11 +99,6 @@ pub fn default_stream(release: &Release, uses_runc: bool) -> &'static str {
     crate::forecast::streams::nodepool_default(release.version(), uses_runc)
 }
 
-/// Why the controller refuses a NodePool version (`IsValidReleaseVersion`), if it does.
-pub fn rejection(np: &Version, base_np: Option<&Version>, hc: Option<&Version>) -> Option<String> {
-    rejection_with_fix(np, base_np, hc).map(|(why, _)| why)
-}
-
 /// Why the controller refuses a NodePool release, with the fix for that case.
 pub fn rejection_with_fix(
     np: &Version,
@@ -238,11 +233,11 @@ mod tests {
 
     #[test]
     fn version_rules() {
-        assert!(rejection(&v("4.19.0"), None, Some(&v("4.18.5"))).is_some());
-        assert!(rejection(&v("4.17.0"), Some(&v("4.18.0")), Some(&v("4.18.5"))).is_some());
-        assert!(rejection(&v("4.18.1"), Some(&v("4.18.3")), Some(&v("4.18.5"))).is_none());
-        assert!(rejection(&v("4.13.0"), None, Some(&v("4.14.0"))).is_some());
-        assert!(rejection(&v("5.2.0"), None, Some(&v("5.2.0"))).is_some());
+        assert!(rejection_with_fix(&v("4.19.0"), None, Some(&v("4.18.5"))).is_some());
+        assert!(rejection_with_fix(&v("4.17.0"), Some(&v("4.18.0")), Some(&v("4.18.5"))).is_some());
+        assert!(rejection_with_fix(&v("4.18.1"), Some(&v("4.18.3")), Some(&v("4.18.5"))).is_none());
+        assert!(rejection_with_fix(&v("4.13.0"), None, Some(&v("4.14.0"))).is_some());
+        assert!(rejection_with_fix(&v("5.2.0"), None, Some(&v("5.2.0"))).is_some());
         // Each refusal says the fix for its own case.
         let fix = |np: &str, base: Option<&str>, hc: &str| {
             rejection_with_fix(&v(np), base.map(v).as_ref(), Some(&v(hc)))

@@ -372,3 +372,36 @@ fn frames_follow_the_terminal_width_and_fall_back_to_ascii() {
         "frames follow COLUMNS: {widest}\n{narrow}"
     );
 }
+
+#[test]
+fn a_cause_in_a_deleted_file_says_so() {
+    let repo = common::Repo::new();
+    repo.write(
+        "c/k.yaml",
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - nosmt\n",
+    );
+    repo.commit("base");
+    repo.git(&["rm", "-q", "c/k.yaml"]);
+    repo.commit("delete");
+    let out = common::nodecast(
+        repo.path(),
+        &[
+            "check", "--base", "HEAD^", "--head", "HEAD", "--color", "never",
+        ],
+    )
+    .stdout;
+    assert!(
+        out.contains(
+            "      c/k.yaml:9:5 (deleted file, base revision)  kernel argument nosmt removed"
+        ),
+        "{out}"
+    );
+    assert!(out.trim_end().starts_with("nodecast:"), "{out}");
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("1 pool reboots · ")),
+        "{out}"
+    );
+}

@@ -358,10 +358,23 @@ fn render_forecast(o: &Outcome, out: &mut String) {
             action_name(i.action),
         );
         for c in &i.causes {
+            // A cause in a file the change deletes points into the base revision.
+            let gone = o.has_base
+                && !c.file.is_empty()
+                && !o.files.head.iter().any(|f| f.path == c.file)
+                && o.files.base.iter().any(|f| f.path == c.file);
             let _ = writeln!(
                 out,
-                "      {}:{}:{}  {}",
-                c.file, c.line, c.column, c.summary
+                "      {}:{}:{}{}  {}",
+                c.file,
+                c.line,
+                c.column,
+                if gone {
+                    " (deleted file, base revision)"
+                } else {
+                    ""
+                },
+                c.summary
             );
         }
         if i.when.state != "now" || i.when.reason != crate::forecast::When::now().reason {

@@ -196,9 +196,11 @@ fn demo_reports_its_changes_and_one_error() {
             expect("NodePool/clusters/prod-east-workers"),
         ]
     );
-    let human = nodecast(
+    // A wide terminal: the line is not wrapped.
+    let human = common::nodecast_env(
         demo,
         &["check", "--base-dir", "before", "after", "--now", DEMO_NOW],
+        &[("COLUMNS", "300")],
     )
     .stdout;
     assert!(human.contains("moved standalone/ocp-lab/kubelet.yaml → standalone/ocp-lab/kubeletconfig-infra.yaml (unchanged)"), "{human}");

@@ -58,11 +58,15 @@ pub fn render(o: &Outcome, style: Style) -> String {
         out.push('\n');
     }
 
+    let mut sections = String::new();
     if !style.quiet {
-        render_changes(o, &mut out);
+        render_changes(o, &mut sections);
     }
     if !style.quiet || disruptive {
-        render_forecast(o, &mut out);
+        render_forecast(o, &mut sections);
+    }
+    for line in sections.lines() {
+        wrap_line(line, style.width, &mut out);
     }
 
     let c = super::counts(o);
@@ -114,6 +118,41 @@ pub fn plain_frame(d: &Diagnostic, texts: &Texts, width: usize) -> String {
     let mut out = String::new();
     let _ = handler.render_report(&mut out, &frame(d, texts));
     out
+}
+
+/// Writes a line wrapped at `width` columns on spaces, continuation lines indented past the lines
+/// nested under it (payload diff lines, `│ …`, are left whole: they are file content).
+fn wrap_line(line: &str, width: usize, out: &mut String) {
+    let indent = line.len() - line.trim_start().len();
+    if line.chars().count() <= width || line.trim_start().starts_with('│') {
+        out.push_str(line);
+        out.push('\n');
+        return;
+    }
+    // Deeper than the lines nested under this one (pool or object lines sit at 2, theirs at 6).
+    let hanging = " ".repeat(if indent < 4 { indent + 6 } else { indent + 4 });
+    let mut current = String::from(&line[..indent]);
+    let mut len = indent;
+    let mut first_word = true;
+    for word in line[indent..].split(' ') {
+        let w = word.chars().count();
+        if !first_word && len + 1 + w > width {
+            out.push_str(current.trim_end());
+            out.push('\n');
+            current = hanging.clone();
+            len = hanging.len();
+            first_word = true;
+        }
+        if !first_word {
+            current.push(' ');
+            len += 1;
+        }
+        current.push_str(word);
+        len += w;
+        first_word = false;
+    }
+    out.push_str(current.trim_end());
+    out.push('\n');
 }
 
 /// What the change does to nodes, in the summary line a tired reader sees first:

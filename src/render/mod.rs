@@ -243,6 +243,13 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
     // stay comparable.
     let mut out = with_identity_roots(out, &failed_roots);
+    // Rendered documents are parsed in root order against one budget for the whole run, so a
+    // hostile overlay rendered many times costs one budget, whatever the thread timing.
+    let mut budget = parse::Budget::new(
+        parse::RUN_ALIAS_BUDGET,
+        parse::RUN_PAYLOAD_BUDGET,
+        "the budget of rendered overlays (256 MiB per run)",
+    );
     for (plans, side_files, target) in [
         (&base_plans, &files.base, &mut out.base),
         (&head_plans, &files.head, &mut out.head),
@@ -252,7 +259,9 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            target.objects.extend(place(p, text, side_files));
+            target
+                .objects
+                .extend(place(p, text, side_files, &mut budget));
         }
     }
     out
@@ -572,9 +581,15 @@ fn error_location(p: &Plan, message: &str, side: Side) -> Location {
 }
 
 /// Turns Kustomize's output into objects placed in the repository.
-fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
+fn place(
+    p: &Plan,
+    text: &str,
+    files: &[FileEntry],
+    budget: &mut parse::Budget,
+) -> Vec<RenderedObject> {
     let opts = nodecast_yaml::Options::default();
-    let parsed = nodecast_yaml::parse(text, &opts);
+    let parsed = nodecast_yaml::parse(text, &budget.options(&opts));
+    budget.take(&parsed);
     let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut cache: HashMap<String, Arc<ParsedFile>> = HashMap::new();
     let mut file_of = |path: &str| -> Option<Arc<ParsedFile>> {
@@ -591,7 +606,7 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
     };
     let mut out = Vec::new();
     for doc in parsed.documents {
-        let mut pd = parse::decode_doc(text, doc, &opts);
+        let mut pd = parse::decode_doc_within(text, doc, &opts, budget);
         let origin = take_origin(&mut pd.doc.root);
         let origin_path = origin
             .as_ref()
@@ -698,7 +713,17 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                 inner.doc.span = fb.0;
             }
         }
-        pd.ignition = parse::ignition_of(&pd.doc.root);
+        // The files were decoded before the spans were moved; give back what they took, so the
+        // budget counts each rendered payload once.
+        if !budget.payload.hit {
+            budget.payload.left += pd
+                .ignition
+                .iter()
+                .filter_map(|f| f.decoded.as_ref().ok())
+                .map(|b| b.len() as u64)
+                .sum::<u64>();
+        }
+        pd.ignition = parse::ignition_of(&pd.doc.root, budget);
         let elsewhere: Vec<(Span, String)> = remap::elsewhere(&elsewhere)
             .into_iter()
             .filter_map(|(span, tag)| Some((span, tags.get(tag)?.clone())))

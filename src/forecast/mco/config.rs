@@ -349,16 +349,15 @@ pub fn text_file(text: &str) -> Value {
     Value::Object(m)
 }
 
-/// The text of a rendered file: generated text, or the decoded data URL (None when remote or
-/// undecodable).
+/// The text of a rendered file: generated text, or the decoded data URL (None when remote,
+/// undecodable or larger than `MAX_TEXT_DECODED`).
 pub fn file_text(v: &Value) -> Option<String> {
     if let Some(t) = v.get("text").and_then(Value::as_str) {
         return Some(t.to_string());
     }
     let source = v.pointer("/contents/source")?.as_str()?;
     let compression = v.pointer("/contents/compression").and_then(Value::as_str);
-    let bytes = crate::parse::data_url::decode(source, compression).ok()?;
-    String::from_utf8(bytes).ok()
+    crate::parse::data_url::decode_text(source, compression)
 }
 
 /// Location of a JSON pointer in a node: the deepest existing entry's key (or list item).

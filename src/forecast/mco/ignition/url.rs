@@ -254,7 +254,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
             return err("invalid data character");
         }
         let cleaned: String = data.chars().filter(|c| *c != '\n').collect();
-        if let Err(e) = go_std_base64().decode(cleaned.as_bytes()) {
+        if let Err(e) = crate::parse::data_url::go_std_base64().decode(cleaned.as_bytes()) {
             return Some(format!("illegal base64 data ({e})"));
         }
     } else {
@@ -266,16 +266,6 @@ pub fn data_url_error(s: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// Go's `base64.StdEncoding`: padding required, non-zero trailing bits accepted, `\r`/`\n` skipped.
-pub fn go_std_base64() -> base64::engine::GeneralPurpose {
-    base64::engine::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new()
-            .with_decode_allow_trailing_bits(true)
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::RequireCanonical),
-    )
 }
 
 /// `strconv.Unquote` of a quoted parameter value: only Go escape sequences are allowed.

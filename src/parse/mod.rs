@@ -166,6 +166,9 @@ impl Budget {
     }
 }
 
+/// A file's content id, bytes, first-pass parse and what is left of its first-pass budget.
+type FirstPass = ([u8; 20], Arc<[u8]>, ParsedFile, Budget);
+
 /// Parses both snapshots in parallel; each distinct content is parsed exactly once (files whose
 /// aliases need more than the first pass allows are parsed again, sequentially in content order,
 /// so which of them the run's budget covers never depends on thread timing).
@@ -176,7 +179,7 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             unique.entry(*id).or_insert_with(|| bytes.clone());
         }
     }
-    let first: Vec<([u8; 20], Arc<[u8]>, ParsedFile, Budget)> = unique
+    let first: Vec<FirstPass> = unique
         .into_par_iter()
         .map(|(id, bytes)| {
             let mut budget = Budget::new(
@@ -197,7 +200,7 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             parsed.insert(id, Arc::new(f));
         }
     }
-    again.sort_by(|a, b| a.0.cmp(&b.0));
+    again.sort_by_key(|a| a.0);
     let (mut alias_left, mut payload_left) = (RUN_ALIAS_BUDGET, RUN_PAYLOAD_BUDGET);
     for (id, bytes) in again {
         let alias = FILE_ALIAS_BUDGET.min(alias_left);

@@ -11,6 +11,7 @@
 
 mod candidates;
 mod identity;
+pub mod interrupt;
 pub mod kustomization;
 mod remap;
 pub mod run;
@@ -181,13 +182,12 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             jobs.entry((p.root.clone(), p.fingerprint)).or_insert(p);
         }
     }
-    let results: HashMap<(String, [u8; 32]), Result<String, String>> = jobs
-        .into_par_iter()
-        .map(|(key, p)| {
-            let result = render_plan(&renderer, p, settings.timeout);
-            (key, result)
-        })
-        .collect();
+    let results = run_jobs(&renderer, jobs, settings.timeout);
+    if let Some(sig) = interrupt::interrupted() {
+        // The handler ends the process once every render has removed its folder.
+        std::thread::sleep(Duration::from_secs(15));
+        std::process::exit(128 + sig);
+    }
 
     let mut failed_roots: BTreeSet<String> = BTreeSet::new();
     // Head first: a failure on both revisions is reported once, where the user is editing.
@@ -265,6 +265,58 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         }
     }
     out
+}
+
+/// Output all renders of a run may keep; later renders (in root order) are reported instead.
+pub const MAX_TOTAL_OUTPUT: u64 = 256 * 1024 * 1024;
+
+/// Runs the renders, a batch of one per thread at a time, keeping outputs in job order until
+/// [`MAX_TOTAL_OUTPUT`]: which renders fit never depends on thread timing, and at most one batch
+/// of outputs is held beyond the budget.
+fn run_jobs(
+    renderer: &Renderer,
+    jobs: BTreeMap<(String, [u8; 32]), &Plan>,
+    timeout: Duration,
+) -> HashMap<(String, [u8; 32]), Result<String, String>> {
+    interrupt::install();
+    let jobs: Vec<((String, [u8; 32]), &Plan)> = jobs.into_iter().collect();
+    let batch = rayon::current_num_threads().max(1);
+    let mut kept: u64 = 0;
+    let mut out = HashMap::with_capacity(jobs.len());
+    for chunk in jobs.chunks(batch) {
+        if kept > MAX_TOTAL_OUTPUT {
+            for (key, _) in chunk {
+                out.insert(key.clone(), Err(over_budget()));
+            }
+            continue;
+        }
+        let done: Vec<Result<String, String>> = chunk
+            .par_iter()
+            .map(|(_, p)| render_plan(renderer, p, timeout))
+            .collect();
+        for ((key, _), result) in chunk.iter().zip(done) {
+            let result = match result {
+                Ok(text) if kept + text.len() as u64 > MAX_TOTAL_OUTPUT => {
+                    kept = MAX_TOTAL_OUTPUT + 1;
+                    Err(over_budget())
+                }
+                Ok(text) => {
+                    kept += text.len() as u64;
+                    Ok(text)
+                }
+                Err(e) => Err(e),
+            };
+            out.insert(key.clone(), result);
+        }
+    }
+    out
+}
+
+fn over_budget() -> String {
+    format!(
+        "not rendered: the overlays rendered before it (in root order) produced {} MiB, nodecast's limit for one run",
+        MAX_TOTAL_OUTPUT / 1024 / 1024
+    )
 }
 
 /// Turns the recorded identity roots (kustomization file, listed files) into overlays whose
@@ -410,16 +462,24 @@ fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
             continue;
         };
         let refs = kustomization::refs(&doc.root);
-        for r in &refs.inputs {
-            if is_remote(&r.text) {
+        for r in refs.inputs.iter().chain(&refs.files) {
+            // Kustomize reads a local file of that name first; anything else that looks remote
+            // to it is fetched or cloned.
+            let local_file = join(&dir, &r.text).is_some_and(|t| tree.read(&t).is_some());
+            if is_remote(&r.text) && !local_file {
                 p.refused.get_or_insert((
                     format!(
-                        "overlay {} is linted unrendered: `{}` is a remote base, and nodecast never uses the network",
+                        "overlay {} is linted unrendered: `{}` is a remote {} (Kustomize would {} it), and nodecast never uses the network",
                         display_root(&root),
-                        r.text
+                        r.text,
+                        if matches!(r.field, "resources" | "bases" | "components") { "base" } else { "file" },
+                        if kustomization::is_git_url(&r.text) { "clone" } else { "download" },
                     ),
                     location(side, &path, r.span),
                 ));
+                continue;
+            }
+            if r.field != "resources" && r.field != "bases" && r.field != "components" {
                 continue;
             }
             let Some(target) = join(&dir, &r.text) else {
@@ -514,6 +574,10 @@ fn plugin_refusal(tree: &Tree, dir: &str, r: &Ref, kust: &Node) -> Option<String
 
 /// Copies the inputs into a temporary folder and renders the root through an origin wrapper.
 fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<String, String> {
+    // Declared before the folder, so the slot is released after the folder is removed.
+    let Some(_slot) = interrupt::begin() else {
+        return Err(format!("{} was interrupted", renderer.display()));
+    };
     let tmp = tempfile::Builder::new()
         .prefix("nodecast-render-")
         .tempdir()
@@ -541,7 +605,7 @@ fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<Strin
         ),
     )
     .map_err(|e| e.to_string())?;
-    let result = run::run(renderer, &wrap, timeout);
+    let result = run::run(renderer, &wrap, tmp.path(), timeout);
     // Paths in messages are the temporary copy's; show them repository-relative.
     let prefix = format!("{}/", tree_dir.display());
     result.map_err(|m| {

@@ -35,6 +35,9 @@ pub struct Outcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The time used for time-dependent decisions (`--now`).
     pub now: jiff::Timestamp,
+    /// Whether `now` was given (`--now`) rather than read from the clock: only a given time is
+    /// printed, so identical inputs give identical reports.
+    pub now_given: bool,
     /// Whether more detail was asked for.
     pub verbose: bool,
     /// Findings dropped by suppression comments.
@@ -58,6 +61,8 @@ pub struct Options {
     pub compare: CompareRequest,
     /// "Now" for time-dependent decisions.
     pub now: jiff::Timestamp,
+    /// True when `now` comes from `--now` (it is then printed in the JSON report).
+    pub now_given: bool,
     /// Print more detail (fingerprints) in human output.
     pub verbose: bool,
     /// Node counts the repository does not hold, by pool (`--assume-nodes POOL=N`).
@@ -90,6 +95,7 @@ impl Options {
         Options {
             compare,
             now,
+            now_given: false,
             verbose: false,
             assume_nodes: BTreeMap::new(),
             cluster_roots: Vec::new(),
@@ -200,6 +206,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         pre_existing,
         per_node_minutes: options.per_node_minutes,
         now,
+        now_given: options.now_given,
         verbose: options.verbose,
         suppressed: applied.suppressed,
         baselined: applied.baselined,

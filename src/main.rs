@@ -503,6 +503,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         }
     }
     let mut options = check::Options::new(req, now);
+    options.now_given = args.now.is_some();
     options.verbose = args.verbose;
     options.enforce_windows = args.enforce_windows;
     options.per_node_minutes = args.per_node_minutes;

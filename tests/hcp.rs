@@ -394,6 +394,37 @@ fn replace_without_rolling_update() {
     case("replace-without-rolling-update");
 }
 
+/// Replace with maxSurge 0 and maxUnavailable 0 written as integers: H109 at the two values (not
+/// at `replace:`), with the upstream behaviour in its note; HyperShift admits it and Cluster API
+/// resolves 0/0 to maxUnavailable 1, so the forecast keeps the rollout, one machine at a time.
+#[test]
+fn replace_both_zero() {
+    let r = case("replace-both-zero");
+    let d = &r["diagnostics"][0];
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(16), Some(19)),
+        "maxSurge value"
+    );
+    let rel = &d["related"][0];
+    assert_eq!(
+        (
+            rel["line"].as_u64(),
+            rel["column"].as_u64(),
+            s(&rel["message"])
+        ),
+        (Some(17), Some(25), "maxUnavailable 0".to_string())
+    );
+    let note = s(&d["notes"][0]);
+    for part in [
+        "HyperShift validates only the strategy",
+        "rejects integer 0/0 from v1.11 on",
+        "resolves 0/0 to maxUnavailable 1",
+    ] {
+        assert!(note.contains(part), "{note}");
+    }
+}
+
 /// Never a rollout: replicas.
 #[test]
 fn replicas_only() {

@@ -249,15 +249,13 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
     }
 }
 
-/// The text of a data URL (gunzipped when it is gzip), for a readable diff of file contents.
+/// The text of a data URL (gunzipped when it is gzip), for a readable diff of file contents;
+/// `None` when it is not text or larger than `MAX_TEXT_DECODED` (no diff of huge payloads).
 fn decoded_text(url: &str) -> Option<String> {
-    let raw = data_url::decode(url, None).ok()?;
-    let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
-        data_url::decode(url, Some("gzip")).ok()?
-    } else {
-        raw
-    };
-    String::from_utf8(bytes).ok()
+    match data_url::decode_text(url, None) {
+        Some(text) => Some(text),
+        None => data_url::decode_text(url, Some("gzip")),
+    }
 }
 
 fn all_scalars(items: &[Node]) -> bool {

@@ -179,13 +179,27 @@ impl Inventory {
     /// after their wrappers.
     pub fn build_with(files: &[FileEntry], rendered: &SideRender) -> Self {
         let mut inv = Inventory::default();
+        // Carried objects' payloads are decoded against one budget per revision, in object order.
+        let mut budget = crate::parse::Budget::new(
+            crate::parse::RUN_ALIAS_BUDGET,
+            crate::parse::RUN_PAYLOAD_BUDGET,
+            "the budget of objects carried by Policies and SyncSets (256 MiB per revision)",
+        );
+        let budget = &mut budget;
         for file in files {
             if rendered.consumed.contains(&file.path) || !deployed(file.role) {
                 continue;
             }
             for doc_index in 0..file.parsed.docs.len() {
                 let origin = Origin::default();
-                inv.add(&file.path, &file.parsed, doc_index, origin, &Arc::default());
+                inv.add(
+                    &file.path,
+                    &file.parsed,
+                    doc_index,
+                    origin,
+                    &Arc::default(),
+                    budget,
+                );
             }
         }
         let by_path: HashMap<&str, &FileEntry> =
@@ -197,7 +211,14 @@ impl Inventory {
                         overlay: Some(overlay.clone()),
                         wrapper: None,
                     };
-                    inv.add(&file.path, &file.parsed, doc_index, origin, &Arc::default());
+                    inv.add(
+                        &file.path,
+                        &file.parsed,
+                        doc_index,
+                        origin,
+                        &Arc::default(),
+                        budget,
+                    );
                 }
             }
         }
@@ -206,7 +227,7 @@ impl Inventory {
                 overlay: Some(r.overlay.clone()),
                 wrapper: None,
             };
-            inv.add(&r.path, &r.file, 0, origin, &r.elsewhere);
+            inv.add(&r.path, &r.file, 0, origin, &r.elsewhere, budget);
         }
         for (id, &i) in &inv.by_id {
             inv.scopes_of_name.entry(name_key(id)).or_default().push(i);
@@ -222,6 +243,7 @@ impl Inventory {
         doc_index: usize,
         origin: Origin,
         elsewhere: &Arc<Vec<(Span, String)>>,
+        budget: &mut crate::parse::Budget,
     ) {
         let doc = &file.docs[doc_index];
         let Some(mut id) = identity(&doc.doc.root) else {
@@ -260,7 +282,7 @@ impl Inventory {
             file: file.clone(),
             elsewhere: elsewhere.clone(),
         };
-        let nested = wrapped::unwrap(&object);
+        let nested = wrapped::unwrap(&object, budget);
         self.objects.push(object);
         for (wrapper, nested_file) in nested {
             let origin = Origin {
@@ -268,7 +290,7 @@ impl Inventory {
                 wrapper: Some(wrapper),
             };
             for i in 0..nested_file.docs.len() {
-                self.add(path, &nested_file, i, origin.clone(), elsewhere);
+                self.add(path, &nested_file, i, origin.clone(), elsewhere, budget);
             }
         }
     }

@@ -55,7 +55,7 @@ pub fn is_wrapper(group: &str, kind: &str) -> bool {
 }
 
 /// The documents an object carries, each as its own parsed file (spans into the same text).
-pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
+pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<ParsedFile>)> {
     let root = obj.root();
     let (outer, prefix) = match &obj.origin.wrapper {
         Some(w) => (w.id.clone(), w.pointer.clone()),
@@ -130,7 +130,7 @@ pub fn unwrap(obj: &Object) -> Vec<(Wrapper, Arc<ParsedFile>)> {
                 root: node,
                 index: 0,
             };
-            let parsed = parse::decode_doc(outer_text, doc, &opts);
+            let parsed = parse::decode_doc_within(outer_text, doc, &opts, budget);
             Some((
                 Wrapper {
                     id: outer.clone(),

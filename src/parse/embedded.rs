@@ -2,7 +2,7 @@
 
 use nodecast_yaml::{Node, Options, Problem, Span};
 
-use super::{decode_doc, type_meta, ParsedDoc};
+use super::{decode_doc_within, type_meta, Budget, ParsedDoc};
 
 /// The ConfigMap keys HyperShift reads manifests from (NodePool `spec.config` and `spec.tuningConfig`).
 pub const MANIFEST_KEYS: [&str; 2] = ["config", "tuning"];
@@ -23,7 +23,7 @@ pub struct Embedded {
 }
 
 /// Parses every manifest-looking `data.config` / `data.tuning` of a ConfigMap document.
-pub fn decode(outer: &str, root: &Node, opts: &Options) -> Vec<Embedded> {
+pub fn decode(outer: &str, root: &Node, opts: &Options, budget: &mut Budget) -> Vec<Embedded> {
     if type_meta(root) != Some(("v1", "ConfigMap")) {
         return Vec::new();
     }
@@ -38,14 +38,16 @@ pub fn decode(outer: &str, root: &Node, opts: &Options) -> Vec<Embedded> {
             if !looks_like_manifests(text) {
                 return None;
             }
-            let (parsed, exact) = nodecast_yaml::parse_embedded_exact(outer, value, opts);
+            let (parsed, exact) =
+                nodecast_yaml::parse_embedded_exact(outer, value, &budget.options(opts));
+            budget.take(&parsed);
             Some(Embedded {
                 key: (*key).to_string(),
                 value_span: value.span,
                 docs: parsed
                     .documents
                     .into_iter()
-                    .map(|doc| decode_doc(outer, doc, opts))
+                    .map(|doc| decode_doc_within(outer, doc, opts, budget))
                     .collect(),
                 problems: parsed.problems,
                 exact,

@@ -31,8 +31,9 @@ pub struct IgnitionFile {
     pub decoded: Result<Vec<u8>, data_url::DecodeError>,
 }
 
-/// Decodes every file source of a MachineConfig document; other kinds yield nothing.
-pub fn decode(root: &Node) -> Vec<IgnitionFile> {
+/// Decodes every file source of a MachineConfig document within `budget`; other kinds yield
+/// nothing.
+pub fn decode(root: &Node, budget: &mut data_url::Budget) -> Vec<IgnitionFile> {
     let is_mc = matches!(type_meta(root), Some((api, "MachineConfig")) if api.starts_with("machineconfiguration.openshift.io/"));
     if !is_mc {
         return Vec::new();
@@ -47,7 +48,7 @@ pub fn decode(root: &Node) -> Vec<IgnitionFile> {
     for (index, file) in files.iter().enumerate() {
         let path = file.get("path").and_then(Node::as_str).map(str::to_string);
         if let Some(contents) = file.get("contents") {
-            if let Some(f) = one(index, &path, IgnitionSource::Contents, contents) {
+            if let Some(f) = one(index, &path, IgnitionSource::Contents, contents, budget) {
                 out.push(f);
             }
         }
@@ -58,7 +59,7 @@ pub fn decode(root: &Node) -> Vec<IgnitionFile> {
             .iter()
             .enumerate()
         {
-            if let Some(f) = one(index, &path, IgnitionSource::Append(i), append) {
+            if let Some(f) = one(index, &path, IgnitionSource::Append(i), append, budget) {
                 out.push(f);
             }
         }
@@ -71,12 +72,13 @@ fn one(
     path: &Option<String>,
     source: IgnitionSource,
     resource: &Node,
+    budget: &mut data_url::Budget,
 ) -> Option<IgnitionFile> {
     let node = resource.get("source")?;
     let url = node.as_str()?;
     let compression = resource.get("compression").and_then(Node::as_str);
     let (remote, decoded) = if data_url::is_data_url(url) {
-        (None, data_url::decode(url, compression))
+        (None, data_url::decode_within(url, compression, budget))
     } else {
         let scheme = url
             .split_once(':')

@@ -121,7 +121,84 @@ pub struct ParsedSides {
     pub parsed_count: usize,
 }
 
-/// Parses both snapshots in parallel; each distinct content is parsed exactly once.
+/// Nodes YAML alias expansion may add to one file (all its documents and embedded payloads).
+pub const FILE_ALIAS_BUDGET: usize = 1_000_000;
+/// Nodes alias expansion may add to all files of a run beyond the first pass's allowance.
+pub const RUN_ALIAS_BUDGET: usize = 2_000_000;
+/// Decoded Ignition payload bytes one file may hold.
+pub const FILE_PAYLOAD_BUDGET: u64 = 64 * 1024 * 1024;
+/// Decoded Ignition payload bytes all files of a run may hold beyond the first pass's allowance.
+pub const RUN_PAYLOAD_BUDGET: u64 = 256 * 1024 * 1024;
+
+/// The expansion a file may use in the parallel first pass: proportional to its size, so the pass
+/// adds at most an eighth of a node per input byte however many files there are. A file that needs
+/// more is parsed again, in a fixed order, from the run's budget.
+fn first_pass_alias_budget(len: usize) -> usize {
+    len / 8
+}
+
+/// The decoded payload bytes a file may hold in the first pass: four times its size (inline
+/// payloads decode to less than their text; gzip rarely expands text more than that).
+fn first_pass_payload_budget(len: usize) -> u64 {
+    len as u64 * 4
+}
+
+/// What is left of a file's budgets (alias expansion, decoded payloads) while its documents and
+/// embedded payloads are parsed.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Alias nodes still allowed.
+    pub alias_left: usize,
+    /// Some document or payload was dropped because the alias budget ran out.
+    pub alias_hit: bool,
+    /// Decoded Ignition payload bytes.
+    pub payload: data_url::Budget,
+}
+
+impl Budget {
+    /// A budget of `alias` nodes and `payload` decoded bytes.
+    pub fn new(alias: usize, payload: u64, whose: &'static str) -> Self {
+        Budget {
+            alias_left: alias,
+            alias_hit: false,
+            payload: data_url::Budget::new(payload, whose),
+        }
+    }
+
+    /// The per-file budgets.
+    pub fn file() -> Self {
+        Budget::new(
+            FILE_ALIAS_BUDGET,
+            FILE_PAYLOAD_BUDGET,
+            "this file's budget (64 MiB)",
+        )
+    }
+
+    fn hit(&self) -> bool {
+        self.alias_hit || self.payload.hit
+    }
+
+    /// Parse options whose total alias budget is what is left.
+    pub fn options(&self, opts: &Options) -> Options {
+        Options {
+            max_total_alias_expansion: self.alias_left,
+            ..*opts
+        }
+    }
+
+    /// Charges a parse's alias expansion.
+    pub fn take(&mut self, parsed: &nodecast_yaml::Parsed) {
+        self.alias_left = self.alias_left.saturating_sub(parsed.alias_nodes);
+        self.alias_hit |= parsed.total_alias_limit_hit;
+    }
+}
+
+/// A file's content id, bytes, first-pass parse and what is left of its first-pass budget.
+type FirstPass = ([u8; 20], Arc<[u8]>, ParsedFile, Budget);
+
+/// Parses both snapshots in parallel; each distinct content is parsed exactly once (files whose
+/// aliases need more than the first pass allows are parsed again, sequentially in content order,
+/// so which of them the run's budget covers never depends on thread timing).
 pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
     let mut unique: HashMap<[u8; 20], Arc<[u8]>> = HashMap::new();
     for file in base.files.iter().chain(&head.files) {
@@ -129,10 +206,46 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             unique.entry(*id).or_insert_with(|| bytes.clone());
         }
     }
-    let parsed: HashMap<[u8; 20], Arc<ParsedFile>> = unique
+    let first: Vec<FirstPass> = unique
         .into_par_iter()
-        .map(|(id, bytes)| (id, Arc::new(parse_file(&bytes))))
+        .map(|(id, bytes)| {
+            let mut budget = Budget::new(
+                first_pass_alias_budget(bytes.len()),
+                first_pass_payload_budget(bytes.len()),
+                "the first pass's budget",
+            );
+            let f = parse_file_within(&bytes, &mut budget);
+            (id, bytes, f, budget)
+        })
         .collect();
+    let mut parsed: HashMap<[u8; 20], Arc<ParsedFile>> = HashMap::with_capacity(first.len());
+    let mut again: Vec<([u8; 20], Arc<[u8]>)> = Vec::new();
+    for (id, bytes, f, budget) in first {
+        if budget.hit() {
+            again.push((id, bytes));
+        } else {
+            parsed.insert(id, Arc::new(f));
+        }
+    }
+    again.sort_by_key(|a| a.0);
+    let (mut alias_left, mut payload_left) = (RUN_ALIAS_BUDGET, RUN_PAYLOAD_BUDGET);
+    for (id, bytes) in again {
+        let alias = FILE_ALIAS_BUDGET.min(alias_left);
+        let payload = FILE_PAYLOAD_BUDGET.min(payload_left);
+        let whose = if payload < FILE_PAYLOAD_BUDGET {
+            "the run's budget (256 MiB beyond the first pass, shared by all files)"
+        } else {
+            "this file's budget (64 MiB)"
+        };
+        let mut budget = Budget::new(alias, payload, whose);
+        let mut f = parse_file_within(&bytes, &mut budget);
+        alias_left = alias_left.saturating_sub(alias - budget.alias_left);
+        payload_left = payload_left.saturating_sub(payload - budget.payload.left);
+        if budget.alias_hit && alias < FILE_ALIAS_BUDGET {
+            note_run_budget(&mut f);
+        }
+        parsed.insert(id, Arc::new(f));
+    }
     let side = |snap: &Snapshot| -> Vec<FileEntry> {
         snap.files
             .iter()
@@ -178,13 +291,44 @@ fn unparsed(status: FileStatus) -> ParsedFile {
     }
 }
 
-/// Parses one file's bytes; never panics.
+/// Says on each "alias budget exhausted" problem of a file that the run's budget, not the file's,
+/// ran out.
+fn note_run_budget(f: &mut ParsedFile) {
+    let note = format!(
+        "; the run's alias expansion budget ({RUN_ALIAS_BUDGET} nodes beyond the first pass) is used up by other files"
+    );
+    let mut problems: Vec<&mut Problem> = f.problems.iter_mut().collect();
+    for d in &mut f.docs {
+        collect_embedded_problems(d, &mut problems);
+    }
+    for p in problems {
+        if p.kind == ProblemKind::Limit && p.message.starts_with(nodecast_yaml::TOTAL_ALIAS_LIMIT) {
+            p.message.push_str(&note);
+        }
+    }
+}
+
+fn collect_embedded_problems<'a>(d: &'a mut ParsedDoc, out: &mut Vec<&'a mut Problem>) {
+    for e in &mut d.embedded {
+        out.extend(e.problems.iter_mut());
+        for inner in &mut e.docs {
+            collect_embedded_problems(inner, out);
+        }
+    }
+}
+
+/// Parses one file's bytes with the per-file budgets; never panics.
 ///
 /// UTF-16 with a byte order mark is decoded; a file that is not UTF-8 is read leniently only to
 /// learn which objects it holds; documents holding template actions are left out and the other
 /// documents of the file are parsed (unless the template has control structures, which decide
 /// what the documents are).
 pub fn parse_file(bytes: &[u8]) -> ParsedFile {
+    parse_file_within(bytes, &mut Budget::file())
+}
+
+/// Parses one file's bytes charging `budget` (alias expansion, decoded payloads); never panics.
+pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
     let (text, encoding): (Arc<str>, Option<&'static str>) =
         if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
             match unread::utf16(bytes) {
@@ -228,9 +372,10 @@ pub fn parse_file(bytes: &[u8]) -> ParsedFile {
             }
         };
     let opts = Options::default();
-    let parsed = nodecast_yaml::parse(&text, &opts);
+    let parsed = nodecast_yaml::parse(&text, &budget.options(&opts));
+    budget.take(&parsed);
     if let Some(at) = template_action(&text, &parsed) {
-        return templated(text, encoding, parsed, at, &opts);
+        return templated(text, encoding, parsed, at, &budget.options(&opts), budget);
     }
     let unread = unread::after_syntax_error(&text, &parsed.problems)
         .into_iter()
@@ -238,7 +383,7 @@ pub fn parse_file(bytes: &[u8]) -> ParsedFile {
     let docs = parsed
         .documents
         .into_iter()
-        .map(|doc| decode_doc(&text, doc, &opts))
+        .map(|doc| decode_doc_within(&text, doc, &opts, budget))
         .collect();
     ParsedFile {
         text: Some(text),
@@ -260,6 +405,7 @@ fn templated(
     parsed: nodecast_yaml::Parsed,
     at: Span,
     opts: &Options,
+    budget: &mut Budget,
 ) -> ParsedFile {
     let whole = |text: Arc<str>| {
         let objects = unread::loose_objects(&text);
@@ -286,6 +432,7 @@ fn templated(
         return whole(text);
     };
     let reparsed = nodecast_yaml::parse(&blanked, opts);
+    budget.take(&reparsed);
     if reparsed
         .problems
         .iter()
@@ -296,7 +443,7 @@ fn templated(
     let docs = reparsed
         .documents
         .into_iter()
-        .map(|doc| decode_doc(&text, doc, opts))
+        .map(|doc| decode_doc_within(&text, doc, opts, budget))
         .collect();
     ParsedFile {
         status: FileStatus::Parsed,
@@ -308,10 +455,16 @@ fn templated(
     }
 }
 
-/// Decodes what a document embeds (ConfigMap payloads, Ignition files), recursively.
-pub(crate) fn decode_doc(outer: &str, doc: Document, opts: &Options) -> ParsedDoc {
-    let embedded = embedded::decode(outer, &doc.root, opts);
-    let ignition = ignition::decode(&doc.root);
+/// Decodes what a document embeds (ConfigMap payloads, Ignition files), recursively, charging
+/// alias expansion and decoded payloads to `budget`.
+pub(crate) fn decode_doc_within(
+    outer: &str,
+    doc: Document,
+    opts: &Options,
+    budget: &mut Budget,
+) -> ParsedDoc {
+    let embedded = embedded::decode(outer, &doc.root, opts, budget);
+    let ignition = ignition::decode(&doc.root, &mut budget.payload);
     ParsedDoc {
         doc,
         embedded,
@@ -319,9 +472,10 @@ pub(crate) fn decode_doc(outer: &str, doc: Document, opts: &Options) -> ParsedDo
     }
 }
 
-/// The Ignition files of a MachineConfig document (for documents built outside this stage).
-pub(crate) fn ignition_of(root: &Node) -> Vec<IgnitionFile> {
-    ignition::decode(root)
+/// The Ignition files of a MachineConfig document (for documents built outside this stage),
+/// charging `budget`.
+pub(crate) fn ignition_of(root: &Node, budget: &mut Budget) -> Vec<IgnitionFile> {
+    ignition::decode(root, &mut budget.payload)
 }
 
 /// The first Go/Helm template action that is not inside a quoted or block string value.

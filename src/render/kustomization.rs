@@ -56,15 +56,148 @@ pub struct Refs {
     pub plugins: Vec<Ref>,
 }
 
-/// Whether a resource reference is remote (a URL or a Git repository): never fetched.
+/// Whether Kustomize would fetch a reference over the network instead of reading a local file:
+/// an `http(s)` URL (`IsRemoteFile`: fetched for resources, patches and every other file field), or
+/// anything `git.NewRepoSpecFromURL` accepts as a repository (cloned for resources, bases and
+/// components): `https://`, `http://`, `ssh://`, `file://`, `git::` prefixes, `user@host:path`,
+/// `github.com/org/repo/dir`, `…//dir`, `….git/dir`, `_git/`, with `?ref=`/`?version=`.
 pub fn is_remote(text: &str) -> bool {
-    text.contains("://")
-        || text.starts_with("github.com/")
-        || text.starts_with("gitlab.com/")
-        || text.starts_with("bitbucket.org/")
-        || text.starts_with("git@")
-        || text.contains("?ref=")
-        || text.contains(".git//")
+    is_remote_file(text) || is_git_repo(text)
+}
+
+/// `loader.IsRemoteFile`: `url.Parse` finds the scheme `http` or `https` (any case).
+fn is_remote_file(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once(':') else {
+        return false;
+    };
+    let valid = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid && (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"))
+}
+
+fn trim_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    (s.len() >= prefix.len() && s.is_char_boundary(prefix.len()))
+        .then(|| s.split_at(prefix.len()))
+        .filter(|(head, _)| head.eq_ignore_ascii_case(prefix))
+        .map(|(_, rest)| rest)
+}
+
+/// Whether Kustomize would clone the reference (rather than download it).
+pub fn is_git_url(text: &str) -> bool {
+    !is_remote_file(text) && is_git_repo(text)
+}
+
+/// `git.NewRepoSpecFromURL` succeeds (kustomize `api/internal/git/repospec.go`, ported step by
+/// step): Kustomize then clones the repository.
+fn is_git_repo(n: &str) -> bool {
+    if n.starts_with('/') {
+        return false;
+    }
+    let n = n.split_once('?').map_or(n, |(before, _)| before);
+    // extractHost
+    let n = trim_prefix_ignore_case(n, "git::").unwrap_or(n);
+    let (scheme, n) = ["ssh://", "https://", "http://", "file://"]
+        .iter()
+        .find_map(|p| trim_prefix_ignore_case(n, p).map(|rest| (*p, rest)))
+        .unwrap_or(("", n));
+    let user_len = {
+        let b = n.as_bytes();
+        match b.first() {
+            Some(c) if c.is_ascii_alphabetic() => {
+                let end = b
+                    .iter()
+                    .position(|c| !(c.is_ascii_alphanumeric() || *c == b'-'))
+                    .unwrap_or(b.len());
+                (b.get(end) == Some(&b'@')).then_some(end + 1)
+            }
+            _ => None,
+        }
+    };
+    let (username, n) = n.split_at(user_len.unwrap_or(0));
+    let lower = n.to_ascii_lowercase();
+    let std_github = lower.starts_with("github.com/") || lower.starts_with("github.com:");
+    let accept_scp = scheme.is_empty() && (!username.is_empty() || std_github);
+    if scheme.is_empty() && !accept_scp {
+        return false;
+    }
+    let (host, rest) = if scheme == "file://" {
+        (scheme.to_string(), format!("{username}{n}"))
+    } else {
+        let mut sep = n.find('/');
+        if accept_scp {
+            if let Some(colon) = n.find(':') {
+                if sep.is_none() || (colon > 0 && Some(colon) < sep) {
+                    sep = Some(colon);
+                }
+            }
+        }
+        let (mut host, rest) = match sep {
+            Some(i) => (n[..=i].to_string(), n[i + 1..].to_string()),
+            None => (n.to_string(), String::new()),
+        };
+        if std_github {
+            host = "github.com/".into();
+        }
+        if host.is_empty() {
+            return false;
+        }
+        (host, rest)
+    };
+    // parsePathParts
+    let all_segments = host.starts_with("file://");
+    let (repo, kust_root) = if let Some(i) = rest.find("_git/") {
+        let after = &rest[i + 5..];
+        let first = after.split('/').next().unwrap_or_default();
+        (
+            format!("{}{first}", &rest[..i + 5]),
+            after
+                .split_once('/')
+                .map(|(_, r)| r.to_string())
+                .unwrap_or_default(),
+        )
+    } else if let Some(i) = rest.find("//") {
+        (rest[..i].to_string(), rest[i + 2..].to_string())
+    } else if let Some(i) = rest.find(".git") {
+        (rest[..i + 4].to_string(), rest[i + 4..].to_string())
+    } else if all_segments {
+        (rest.clone(), String::new())
+    } else {
+        let segments: Vec<&str> = rest.split('/').collect();
+        if segments.len() < 2 {
+            return false;
+        }
+        (segments[..2].join("/"), segments[2..].join("/"))
+    };
+    if repo.is_empty() {
+        return false;
+    }
+    // kustRootPathExitsRepo
+    let cleaned = clean_path(kust_root.trim_start_matches('/'));
+    cleaned.split('/').next() != Some("..")
+}
+
+/// Go's `filepath.Clean` on a relative path.
+fn clean_path(p: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
 }
 
 fn strings(node: Option<&Node>) -> impl Iterator<Item = &Node> {
@@ -177,9 +310,43 @@ mod tests {
 
     #[test]
     fn remote_references() {
-        assert!(is_remote("https://github.com/org/repo//base?ref=v1"));
-        assert!(is_remote("github.com/org/repo/base?ref=v1"));
-        assert!(!is_remote("../../base"));
+        // Forms from kustomize's repospec_test.go and examples/remoteBuild.md.
+        for remote in [
+            "https://github.com/org/repo//base?ref=v1",
+            "github.com/org/repo/base?ref=v1",
+            "github.com/org/repo/dir",
+            "github.com/org/repo",
+            "GitHub.com/org/repo",
+            "github.com:org/repo",
+            "git::git@host:org/repo//dir",
+            "git::https://gitlab.com/org/repo.git//dir?ref=main",
+            "git@github.com:org/repo.git/dir",
+            "git@gitlab.example.com:org/repo",
+            "ssh://git@host.example.com/org/repo",
+            "ssh://host.example.com/org/repo.git",
+            "https://dev.azure.com/org/project/_git/repo/path",
+            "https://example.com/manifests.yaml",
+            "HTTP://example.com/x.yaml",
+            "http://10.0.0.1:8080/a/b",
+            "file:///srv/git/repo",
+            "user@host.example.com:path/to/repo.git",
+            "https://host.example.com/org/repo?version=v1",
+        ] {
+            assert!(is_remote(remote), "{remote}");
+        }
+        for local in [
+            "../../base",
+            "base",
+            "overlays/prod",
+            "./nodepool.yaml",
+            "host.example.com/org/repo",
+            "gitlab.com/org/repo",
+            "/abs/path",
+            "a:b",
+            "github.com/org",
+        ] {
+            assert!(!is_remote(local), "{local}");
+        }
     }
 
     #[test]

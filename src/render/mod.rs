@@ -11,6 +11,7 @@
 
 mod candidates;
 mod identity;
+pub mod interrupt;
 pub mod kustomization;
 mod remap;
 pub mod run;
@@ -186,13 +187,12 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             jobs.entry((p.root.clone(), p.fingerprint)).or_insert(p);
         }
     }
-    let results: HashMap<(String, [u8; 32]), Result<String, String>> = jobs
-        .into_par_iter()
-        .map(|(key, p)| {
-            let result = render_plan(&renderer, p, settings.timeout);
-            (key, result)
-        })
-        .collect();
+    let results = run_jobs(&renderer, jobs, settings.timeout);
+    if let Some(sig) = interrupt::interrupted() {
+        // The handler ends the process once every render has removed its folder.
+        std::thread::sleep(Duration::from_secs(15));
+        std::process::exit(128 + sig);
+    }
 
     let mut failed_roots: BTreeSet<String> = BTreeSet::new();
     // Head first: a failure on both revisions is reported once, where the user is editing.
@@ -266,6 +266,13 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
     // stay comparable.
     let mut out = with_identity_roots(out, &failed_roots);
+    // Rendered documents are parsed in root order against one budget for the whole run, so a
+    // hostile overlay rendered many times costs one budget, whatever the thread timing.
+    let mut budget = parse::Budget::new(
+        parse::RUN_ALIAS_BUDGET,
+        parse::RUN_PAYLOAD_BUDGET,
+        "the budget of rendered overlays (256 MiB per run)",
+    );
     for (plans, side_files, target) in [
         (&base_plans, &files.base, &mut out.base),
         (&head_plans, &files.head, &mut out.head),
@@ -275,10 +282,64 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            target.objects.extend(place(p, text, side_files));
+            target
+                .objects
+                .extend(place(p, text, side_files, &mut budget));
         }
     }
     out
+}
+
+/// Output all renders of a run may keep; later renders (in root order) are reported instead.
+pub const MAX_TOTAL_OUTPUT: u64 = 256 * 1024 * 1024;
+
+/// Runs the renders, a batch of one per thread at a time, keeping outputs in job order until
+/// [`MAX_TOTAL_OUTPUT`]: which renders fit never depends on thread timing, and at most one batch
+/// of outputs is held beyond the budget.
+fn run_jobs(
+    renderer: &Renderer,
+    jobs: BTreeMap<(String, [u8; 32]), &Plan>,
+    timeout: Duration,
+) -> HashMap<(String, [u8; 32]), Result<String, String>> {
+    interrupt::install();
+    let jobs: Vec<((String, [u8; 32]), &Plan)> = jobs.into_iter().collect();
+    let batch = rayon::current_num_threads().max(1);
+    let mut kept: u64 = 0;
+    let mut out = HashMap::with_capacity(jobs.len());
+    for chunk in jobs.chunks(batch) {
+        if kept > MAX_TOTAL_OUTPUT {
+            for (key, _) in chunk {
+                out.insert(key.clone(), Err(over_budget()));
+            }
+            continue;
+        }
+        let done: Vec<Result<String, String>> = chunk
+            .par_iter()
+            .map(|(_, p)| render_plan(renderer, p, timeout))
+            .collect();
+        for ((key, _), result) in chunk.iter().zip(done) {
+            let result = match result {
+                Ok(text) if kept + text.len() as u64 > MAX_TOTAL_OUTPUT => {
+                    kept = MAX_TOTAL_OUTPUT + 1;
+                    Err(over_budget())
+                }
+                Ok(text) => {
+                    kept += text.len() as u64;
+                    Ok(text)
+                }
+                Err(e) => Err(e),
+            };
+            out.insert(key.clone(), result);
+        }
+    }
+    out
+}
+
+fn over_budget() -> String {
+    format!(
+        "not rendered: the overlays rendered before it (in root order) produced {} MiB, nodecast's limit for one run",
+        MAX_TOTAL_OUTPUT / 1024 / 1024
+    )
 }
 
 /// Turns the recorded identity roots (kustomization file, listed files) into overlays whose
@@ -443,16 +504,24 @@ fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
             continue;
         };
         let refs = kustomization::refs(&doc.root);
-        for r in &refs.inputs {
-            if is_remote(&r.text) {
+        for r in refs.inputs.iter().chain(&refs.files) {
+            // Kustomize reads a local file of that name first; anything else that looks remote
+            // to it is fetched or cloned.
+            let local_file = join(&dir, &r.text).is_some_and(|t| tree.read(&t).is_some());
+            if is_remote(&r.text) && !local_file {
                 p.refused.get_or_insert((
                     format!(
-                        "overlay {} is linted unrendered: `{}` is a remote base, and nodecast never uses the network",
+                        "overlay {} is linted unrendered: `{}` is a remote {} (Kustomize would {} it), and nodecast never uses the network",
                         display_root(&root),
-                        r.text
+                        r.text,
+                        if matches!(r.field, "resources" | "bases" | "components") { "base" } else { "file" },
+                        if kustomization::is_git_url(&r.text) { "clone" } else { "download" },
                     ),
                     location(side, &path, r.span),
                 ));
+                continue;
+            }
+            if r.field != "resources" && r.field != "bases" && r.field != "components" {
                 continue;
             }
             let Some(target) = join(&dir, &r.text) else {
@@ -547,6 +616,10 @@ fn plugin_refusal(tree: &Tree, dir: &str, r: &Ref, kust: &Node) -> Option<String
 
 /// Copies the inputs into a temporary folder and renders the root through an origin wrapper.
 fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<String, String> {
+    // Declared before the folder, so the slot is released after the folder is removed.
+    let Some(_slot) = interrupt::begin() else {
+        return Err(format!("{} was interrupted", renderer.display()));
+    };
     let tmp = tempfile::Builder::new()
         .prefix("nodecast-render-")
         .tempdir()
@@ -574,7 +647,7 @@ fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<Strin
         ),
     )
     .map_err(|e| e.to_string())?;
-    let result = run::run(renderer, &wrap, timeout);
+    let result = run::run(renderer, &wrap, tmp.path(), timeout);
     // Paths in messages are the temporary copy's; show them repository-relative.
     let prefix = format!("{}/", tree_dir.display());
     result.map_err(|m| {
@@ -614,9 +687,15 @@ fn error_location(p: &Plan, message: &str, side: Side) -> Location {
 }
 
 /// Turns Kustomize's output into objects placed in the repository.
-fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
+fn place(
+    p: &Plan,
+    text: &str,
+    files: &[FileEntry],
+    budget: &mut parse::Budget,
+) -> Vec<RenderedObject> {
     let opts = nodecast_yaml::Options::default();
-    let parsed = nodecast_yaml::parse(text, &opts);
+    let parsed = nodecast_yaml::parse(text, &budget.options(&opts));
+    budget.take(&parsed);
     let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut cache: HashMap<String, Arc<ParsedFile>> = HashMap::new();
     let mut file_of = |path: &str| -> Option<Arc<ParsedFile>> {
@@ -633,7 +712,7 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
     };
     let mut out = Vec::new();
     for doc in parsed.documents {
-        let mut pd = parse::decode_doc(text, doc, &opts);
+        let mut pd = parse::decode_doc_within(text, doc, &opts, budget);
         let origin = take_origin(&mut pd.doc.root);
         let origin_path = origin
             .as_ref()
@@ -740,7 +819,17 @@ fn place(p: &Plan, text: &str, files: &[FileEntry]) -> Vec<RenderedObject> {
                 inner.doc.span = fb.0;
             }
         }
-        pd.ignition = parse::ignition_of(&pd.doc.root);
+        // The files were decoded before the spans were moved; give back what they took, so the
+        // budget counts each rendered payload once.
+        if !budget.payload.hit {
+            budget.payload.left += pd
+                .ignition
+                .iter()
+                .filter_map(|f| f.decoded.as_ref().ok())
+                .map(|b| b.len() as u64)
+                .sum::<u64>();
+        }
+        pd.ignition = parse::ignition_of(&pd.doc.root, budget);
         let elsewhere: Vec<(Span, String)> = remap::elsewhere(&elsewhere)
             .into_iter()
             .filter_map(|(span, tag)| Some((span, tags.get(tag)?.clone())))

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
+use super::interrupt;
+
 /// The Kustomize to run: `kubectl kustomize DIR` or `kustomize build DIR`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Renderer {
@@ -56,8 +58,25 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// Largest output one render may produce; a larger one is stopped and reported.
+pub const MAX_OUTPUT: u64 = 64 * 1024 * 1024;
+
 /// Renders `dir`; `Err` holds Kustomize's message (or why it did not finish).
-pub fn run(renderer: &Renderer, dir: &Path, timeout: Duration) -> Result<String, String> {
+///
+/// The renderer runs in its own process group (so a timeout or an interrupt stops everything it
+/// started), with an empty kubeconfig and home in `scratch`, proxies that refuse connections, no
+/// plugins, and its output bounded by [`MAX_OUTPUT`].
+pub fn run(
+    renderer: &Renderer,
+    dir: &Path,
+    scratch: &Path,
+    timeout: Duration,
+) -> Result<String, String> {
+    let kubeconfig = scratch.join("kubeconfig");
+    let home = scratch.join("home");
+    std::fs::write(&kubeconfig, b"")
+        .map_err(|e| format!("cannot write {}: {e}", kubeconfig.display()))?;
+    std::fs::create_dir_all(&home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
     let mut cmd = Command::new(&renderer.program);
     if renderer.standalone {
         cmd.arg("build");
@@ -77,35 +96,67 @@ pub fn run(renderer: &Renderer, dir: &Path, timeout: Duration) -> Result<String,
         .env("http_proxy", "http://127.0.0.1:9")
         .env("https_proxy", "http://127.0.0.1:9")
         .env("NO_PROXY", "")
+        .env("no_proxy", "")
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_ALLOW_PROTOCOL", "file")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("KUSTOMIZE_PLUGIN_HOME", dir.join(".no-plugins"))
-        .env("KUBECONFIG", dir.join(".no-kubeconfig"));
+        // An empty kubeconfig: no cluster, no credentials, no API server to try.
+        .env("KUBECONFIG", &kubeconfig)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &home)
+        .env("XDG_CACHE_HOME", &home);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", renderer.program.display()))?;
+    let group = i32::try_from(child.id()).unwrap_or(0);
+    if !interrupt::started(group) {
+        let _ = child.wait();
+        return Err(format!("{} was interrupted", renderer.display()));
+    }
+    let result = wait(renderer, &mut child, group, timeout);
+    interrupt::finished(group);
+    result
+}
+
+fn wait(
+    renderer: &Renderer,
+    child: &mut std::process::Child,
+    group: i32,
+    timeout: Duration,
+) -> Result<String, String> {
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
     let out_reader = std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(s) = stdout.as_mut() {
-            let _ = s.read_to_end(&mut buf);
+            let _ = s.take(MAX_OUTPUT + 1).read_to_end(&mut buf);
+        }
+        if buf.len() as u64 > MAX_OUTPUT {
+            // Stop the renderer now rather than at the timeout (it blocks on a full pipe).
+            interrupt::kill_group(group);
         }
         buf
     });
     let err_reader = std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(s) = stderr.as_mut() {
-            let _ = s.read_to_end(&mut buf);
+            let _ = s.take(1024 * 1024).read_to_end(&mut buf);
         }
         buf
     });
     let status = match child.wait_timeout(timeout) {
         Ok(Some(status)) => status,
         Ok(None) => {
-            // The readers are not joined: a grandchild may still hold the pipes open.
+            interrupt::kill_group(group);
             let _ = child.kill();
             let _ = child.wait();
+            // The readers are not joined: a process that left the group may hold the pipes.
             drop((out_reader, err_reader));
             return Err(format!(
                 "{} did not finish within {} s and was stopped",
@@ -117,6 +168,16 @@ pub fn run(renderer: &Renderer, dir: &Path, timeout: Duration) -> Result<String,
     };
     let out = out_reader.join().unwrap_or_default();
     let err = err_reader.join().unwrap_or_default();
+    if interrupt::interrupted().is_some() {
+        return Err(format!("{} was interrupted", renderer.display()));
+    }
+    if out.len() as u64 > MAX_OUTPUT {
+        return Err(format!(
+            "{} produced more than {} MiB of output and was stopped",
+            renderer.display(),
+            MAX_OUTPUT / 1024 / 1024
+        ));
+    }
     if status.success() {
         Ok(String::from_utf8_lossy(&out).into_owned())
     } else {

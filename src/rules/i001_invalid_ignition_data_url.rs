@@ -17,6 +17,9 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for d in ctx.head_docs() {
         for f in &d.doc.ignition {
             let Err(err) = &f.decoded else { continue };
+            if err.skipped {
+                continue; // I002
+            }
             let which = match f.source {
                 IgnitionSource::Contents => format!("storage.files[{}].contents", f.index),
                 IgnitionSource::Append(i) => format!("storage.files[{}].append[{i}]", f.index),
@@ -36,7 +39,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             out.push(
                 Diagnostic::new(
                     &RULE,
-                    format!("MachineConfig {name}: {which}{file} cannot be decoded: {}", err.0),
+                    format!("MachineConfig {name}: {which}{file} cannot be decoded: {}", err.message),
                     Location::head(d.path, f.source_span),
                 )
                 .label("undecodable data URL")

@@ -28,6 +28,7 @@ pub(crate) mod h115_nodepool_field_not_modelled;
 pub(crate) mod h116_tuning_rollout_possible;
 pub(crate) mod h117_nodepool_deleted;
 mod i001_invalid_ignition_data_url;
+mod i002_payload_not_decoded;
 mod k001_incomplete_object;
 mod k002_invalid_type_meta;
 mod k003_invalid_name;
@@ -170,6 +171,7 @@ pub static ALL: &[&Rule] = &[
     &h116_tuning_rollout_possible::RULE,
     &h117_nodepool_deleted::RULE,
     &i001_invalid_ignition_data_url::RULE,
+    &i002_payload_not_decoded::RULE,
     &k001_incomplete_object::RULE,
     &k002_invalid_type_meta::RULE,
     &k003_invalid_name::RULE,

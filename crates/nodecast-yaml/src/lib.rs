@@ -60,6 +60,9 @@ pub struct Document {
 pub struct Options {
     /// Maximum number of nodes that alias expansion may add to one document.
     pub max_alias_expansion: usize,
+    /// Maximum number of nodes that alias expansion may add to all documents of one text
+    /// together: a thousand small bombs in one file must not add up to gigabytes.
+    pub max_total_alias_expansion: usize,
     /// Maximum nesting depth of collections.
     pub max_depth: usize,
 }
@@ -68,10 +71,16 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_alias_expansion: 100_000,
+            max_total_alias_expansion: 1_000_000,
             max_depth: 256,
         }
     }
 }
+
+/// How the message of the problem for an exhausted [`Options::max_total_alias_expansion`] starts,
+/// so callers that set a smaller budget for a reason of their own can say which.
+pub const TOTAL_ALIAS_LIMIT: &str =
+    "alias expansion exceeds the budget for all documents of this file";
 
 /// What went wrong or looks wrong in the source; nodecast turns each into a diagnostic.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,4 +127,8 @@ pub struct Parsed {
     pub documents: Vec<Document>,
     /// Problems in source order.
     pub problems: Vec<Problem>,
+    /// Nodes alias expansion (anchored copies included) added to the kept documents.
+    pub alias_nodes: usize,
+    /// True when [`Options::max_total_alias_expansion`] was reached (documents were dropped).
+    pub total_alias_limit_hit: bool,
 }

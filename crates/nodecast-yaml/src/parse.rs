@@ -132,6 +132,11 @@ struct Builder<'a> {
     /// Anchors whose node is still being built (an alias to one is recursive).
     open_anchors: HashSet<usize>,
     expanded: usize,
+    /// Expansion of the documents kept so far (all documents of the text).
+    total_expanded: usize,
+    /// Index in `problems` of the problem for the exhausted total budget, and how many later
+    /// documents were dropped for the same reason (one problem per text, not per document).
+    total_limit: Option<(usize, usize)>,
     /// The current document was dropped; ignore events until its end.
     skipping: bool,
     /// End of the previous event.
@@ -153,17 +158,74 @@ impl<'a> Builder<'a> {
             anchors: HashMap::new(),
             open_anchors: HashSet::new(),
             expanded: 0,
+            total_expanded: 0,
+            total_limit: None,
             skipping: false,
             last_end: 0,
         }
     }
 
     fn finish(mut self) -> Parsed {
+        if let Some((i, later)) = self.total_limit {
+            if later > 0 {
+                self.problems[i].message.push_str(&format!(
+                    "; {later} later document{} of this file were dropped for the same reason",
+                    if later == 1 { "" } else { "s" }
+                ));
+            }
+        }
         self.problems
             .sort_by_key(|p| (p.span.start.offset, p.span.end.offset));
         Parsed {
             documents: self.documents,
             problems: self.problems,
+            alias_nodes: self.total_expanded,
+            total_alias_limit_hit: self.total_limit.is_some(),
+        }
+    }
+
+    /// The budget left for the current document: its own limit, or what the text has left.
+    fn doc_budget(&self) -> (usize, bool) {
+        let left = self
+            .opts
+            .max_total_alias_expansion
+            .saturating_sub(self.total_expanded);
+        if left < self.opts.max_alias_expansion {
+            (left, true)
+        } else {
+            (self.opts.max_alias_expansion, false)
+        }
+    }
+
+    /// Drops the current document because alias expansion exceeds its budget.
+    fn expansion_limit(&mut self, what: &str, span: Span) {
+        let (budget, total) = self.doc_budget();
+        if !total {
+            self.limit(
+                format!(
+                    "{what} exceed the alias expansion limit of {} nodes per document",
+                    self.opts.max_alias_expansion
+                ),
+                span,
+            );
+            return;
+        }
+        match &mut self.total_limit {
+            Some((_, later)) => {
+                *later += 1;
+                self.skip_document();
+            }
+            None => {
+                self.total_limit = Some((self.problems.len(), 0));
+                self.limit(
+                    format!(
+                        "{} ({} nodes; {budget} were left when this document needed more)",
+                        crate::TOTAL_ALIAS_LIMIT,
+                        self.opts.max_total_alias_expansion
+                    ),
+                    span,
+                );
+            }
         }
     }
 
@@ -246,6 +308,7 @@ impl<'a> Builder<'a> {
             self.doc_problems.clear();
             return;
         }
+        self.total_expanded = self.total_expanded.saturating_add(self.expanded);
         self.problems.append(&mut self.doc_problems);
         let Some(root) = root else { return };
         let empty = matches!(
@@ -269,6 +332,11 @@ impl<'a> Builder<'a> {
             span,
             other: None,
         });
+        self.skip_document();
+    }
+
+    /// Drops the current document (its problem is already recorded).
+    fn skip_document(&mut self) {
         self.skipping = true;
         self.stack.clear();
         self.root = None;
@@ -497,14 +565,8 @@ impl<'a> Builder<'a> {
             return false;
         };
         let (size, height) = (anchored.size, anchored.height);
-        if self.expanded.saturating_add(size) > self.opts.max_alias_expansion {
-            self.limit(
-                format!(
-                    "alias expansion exceeds the limit of {} nodes",
-                    self.opts.max_alias_expansion
-                ),
-                span,
-            );
+        if self.expanded.saturating_add(size) > self.doc_budget().0 {
+            self.expansion_limit("the nodes this alias copies", span);
             return true;
         }
         if self.stack.len() + height > self.opts.max_depth {
@@ -528,15 +590,9 @@ impl<'a> Builder<'a> {
             // The anchor's copy counts against the expansion budget too, so nested anchors cannot
             // make bookkeeping copies explode.
             self.expanded = self.expanded.saturating_add(built.size);
-            if self.expanded > self.opts.max_alias_expansion {
+            if self.expanded > self.doc_budget().0 {
                 let span = built.node.span;
-                self.limit(
-                    format!(
-                        "anchored nodes exceed the alias expansion limit of {} nodes",
-                        self.opts.max_alias_expansion
-                    ),
-                    span,
-                );
+                self.expansion_limit("anchored nodes", span);
                 return;
             }
             self.anchors.insert(anchor, built.clone());

@@ -570,3 +570,53 @@ fn non_ascii_directive_and_bom() {
     assert_eq!(text(src, r.get("a").unwrap().span), "|\n  x");
     assert_eq!(text(src, r.get("b").unwrap().span), "ü");
 }
+
+#[test]
+fn total_alias_budget_spans_all_documents_of_a_text() {
+    // Each document stays far under the per-document limit (about 66,000 nodes); a thousand of
+    // them in one 169 KB file would add up to 66 million nodes (gigabytes).
+    let doc = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n---\n";
+    let src = doc.repeat(1000);
+    assert!(src.len() < 170 * 1024, "{}", src.len());
+    let t = Instant::now();
+    let parsed = p(&src);
+    assert!(t.elapsed() < Duration::from_secs(20));
+    let opts = Options::default();
+    assert!(parsed.alias_nodes <= opts.max_total_alias_expansion);
+    assert!(parsed.total_alias_limit_hit);
+    let kept = parsed.documents.len();
+    assert!(kept > 0 && kept < 1000, "{kept}");
+    let limits: Vec<&nodecast_yaml::Problem> = parsed
+        .problems
+        .iter()
+        .filter(|p| p.kind == ProblemKind::Limit)
+        .collect();
+    assert_eq!(limits.len(), 1, "one problem per file, not per document");
+    assert!(limits[0]
+        .message
+        .starts_with(nodecast_yaml::TOTAL_ALIAS_LIMIT));
+    assert!(
+        limits[0].message.ends_with(&format!(
+            "{} later documents of this file were dropped for the same reason",
+            999 - kept
+        )),
+        "{}",
+        limits[0].message
+    );
+    // The problem is on the first document that did not fit.
+    assert_eq!(limits[0].span.start.line as usize, kept * 6 + 4);
+}
+
+#[test]
+fn a_smaller_total_budget_is_respected() {
+    let src = "a: &a [1, 2, 3]\nb: [*a, *a]\n---\nc: &c [1]\nd: *c\n";
+    let opts = Options {
+        max_total_alias_expansion: 12,
+        ..Options::default()
+    };
+    let parsed = parse(src, &opts);
+    assert_eq!(parsed.documents.len(), 1);
+    assert_eq!(parsed.alias_nodes, 12);
+    assert_eq!(parsed.problems.len(), 1);
+    assert!(parsed.problems[0].message.contains("0 were left"));
+}

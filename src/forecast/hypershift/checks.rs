@@ -276,6 +276,29 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
             .note("the controller sets UpdateManagementEnabled=False and updates no machines")
             .object(np),
         );
+        return;
+    }
+    if let Some((surge, unavailable)) = shape::both_zero(root) {
+        // Not a block: HyperShift admits it, and which of Cluster API's behaviours applies is
+        // not in the repository; the forecast keeps the rollout it may start.
+        v.diagnostics.push(
+            Diagnostic::new(
+                &h109::RULE,
+                format!(
+                    "NodePool {}: maxSurge and maxUnavailable are both 0, which the NodePool API documents as invalid",
+                    h.np.id.name
+                ),
+                Location::head(&h.np.path, surge.span),
+            )
+            .label("maxSurge 0")
+            .related(
+                Location::head(&h.np.path, unavailable.span),
+                "maxUnavailable 0",
+            )
+            .help("set maxSurge: 1 (new machines first) or maxUnavailable: 1 (one machine down at a time)")
+            .note("HyperShift validates only the strategy (RollingUpdate needs rollingUpdate) and copies both values to the MachineDeployment. Cluster API's MachineDeployment webhook rejects integer 0/0 from v1.11 on, where it is registered (the update is refused and nothing rolls); without it, and in earlier versions, the controller resolves 0/0 to maxUnavailable 1: machines are replaced one at a time with no surge, each drained first. nodecast forecasts that rollout")
+            .object(np),
+        );
     }
 }
 

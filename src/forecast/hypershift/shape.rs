@@ -71,6 +71,11 @@ pub enum Strategy {
 }
 
 /// The Replace strategy of a NodePool, against `nodes` machines.
+///
+/// HyperShift checks only the strategy (`validateManagement`) and copies `maxSurge` and
+/// `maxUnavailable` to the MachineDeployment; Cluster API resolves values that both come to 0
+/// (`ResolveFenceposts`) to `maxUnavailable: 1`, so the rollout replaces one machine at a time
+/// without surge. Both written as the integer 0 is flagged separately ([`both_zero`]).
 pub fn replace_strategy(np: &Node, nodes: u32) -> Strategy {
     let replace = np.path(&["spec", "management", "replace"]);
     let Some(replace) = replace else {
@@ -91,7 +96,10 @@ pub fn replace_strategy(np: &Node, nodes: u32) -> Strategy {
             let surge = scaled(ru.get("maxSurge"), nodes, true).unwrap_or(1);
             let unavailable = scaled(ru.get("maxUnavailable"), nodes, false).unwrap_or(0);
             if surge == 0 && unavailable == 0 {
-                return Strategy::Invalid("maxSurge and maxUnavailable are both 0".into());
+                return Strategy::Rolling {
+                    surge: 0,
+                    unavailable: 1,
+                };
             }
             Strategy::Rolling { surge, unavailable }
         }
@@ -99,6 +107,22 @@ pub fn replace_strategy(np: &Node, nodes: u32) -> Strategy {
             "strategy `{other}` is neither RollingUpdate nor OnDelete"
         )),
     }
+}
+
+/// `rollingUpdate.maxSurge` and `maxUnavailable` when both are written as the integer 0 (the
+/// combination Cluster API's MachineDeployment webhook rejects from v1.11 on).
+pub fn both_zero(np: &Node) -> Option<(&Node, &Node)> {
+    let replace = np.path(&["spec", "management", "replace"])?;
+    if !matches!(
+        replace.get("strategy").and_then(Node::as_str),
+        Some("RollingUpdate") | None
+    ) {
+        return None;
+    }
+    let ru = replace.get("rollingUpdate")?;
+    let (surge, unavailable) = (ru.get("maxSurge")?, ru.get("maxUnavailable")?);
+    (uint(Some(surge)) == Some(0) && uint(Some(unavailable)) == Some(0))
+        .then_some((surge, unavailable))
 }
 
 /// InPlace `maxUnavailable` (`getInPlaceMaxUnavailable`): int or percent of replicas, rounded
@@ -235,6 +259,17 @@ mod tests {
         );
         let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n");
         assert!(matches!(replace_strategy(&n, 3), Strategy::Invalid(_)));
+        // Cluster API's ResolveFenceposts: values that come to 0/0 become maxUnavailable 1.
+        let zero = Strategy::Rolling {
+            surge: 0,
+            unavailable: 1,
+        };
+        let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n      rollingUpdate:\n        maxSurge: 0\n        maxUnavailable: 0\n");
+        assert_eq!(replace_strategy(&n, 3), zero);
+        assert!(both_zero(&n).is_some());
+        let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n      rollingUpdate:\n        maxSurge: 0%\n        maxUnavailable: 10%\n");
+        assert_eq!(replace_strategy(&n, 3), zero);
+        assert!(both_zero(&n).is_none(), "percentages pass the webhook");
     }
 
     #[test]

@@ -112,11 +112,6 @@ pub struct Mc {
     pub config: McConfig,
 }
 
-/// Ignition versions the MCO accepts.
-pub const SUPPORTED_IGNITION: [&str; 8] = [
-    "2.2.0", "2.3.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0",
-];
-
 /// The annotation the controller puts on MachineConfigs it generates.
 pub const GENERATED_BY: &str = "machineconfiguration.openshift.io/generated-by-controller-version";
 
@@ -203,7 +198,12 @@ fn keyed(
         .filter_map(|(i, n)| {
             let mut v = n.to_json();
             let obj = v.as_object_mut()?;
-            let name = obj.remove(key)?.as_str()?.to_string();
+            // An entry without its key is invalid (see `ignition::validate`); it is kept under
+            // "" so the checks of the merged configuration still see it.
+            let name = obj
+                .remove(key)
+                .and_then(|k| k.as_str().map(str::to_string))
+                .unwrap_or_default();
             normalise(obj);
             Some((name, Item::new(v, src(format!("{base}/{i}")))))
         })
@@ -215,20 +215,7 @@ fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
         .path(&["ignition", "version"])
         .and_then(Node::key_text);
     let is_v2 = version.is_some_and(|v| v.starts_with("2."));
-    match version {
-        Some(v) if SUPPORTED_IGNITION.contains(&v) => {}
-        Some(v) => c.invalid.push(Invalid {
-            message: format!(
-                "Ignition version {v} is not supported (the MCO accepts 2.2, 2.3 and 3.0 to 3.5)"
-            ),
-            src: src("/spec/config/ignition/version".into()),
-        }),
-        None if config.as_map().is_some_and(|m| !m.is_empty()) => c.invalid.push(Invalid {
-            message: "the Ignition config has no `ignition.version`, so it cannot be parsed".into(),
-            src: src("/spec/config".into()),
-        }),
-        None => {}
-    }
+    c.invalid.extend(super::ignition::validate(config, src));
     let storage = config.get("storage");
     c.files = keyed(
         storage.and_then(|s| s.get("files")),
@@ -362,16 +349,15 @@ pub fn text_file(text: &str) -> Value {
     Value::Object(m)
 }
 
-/// The text of a rendered file: generated text, or the decoded data URL (None when remote or
-/// undecodable).
+/// The text of a rendered file: generated text, or the decoded data URL (None when remote,
+/// undecodable or larger than `MAX_TEXT_DECODED`).
 pub fn file_text(v: &Value) -> Option<String> {
     if let Some(t) = v.get("text").and_then(Value::as_str) {
         return Some(t.to_string());
     }
     let source = v.pointer("/contents/source")?.as_str()?;
     let compression = v.pointer("/contents/compression").and_then(Value::as_str);
-    let bytes = crate::parse::data_url::decode(source, compression).ok()?;
-    String::from_utf8(bytes).ok()
+    crate::parse::data_url::decode_text(source, compression)
 }
 
 /// Location of a JSON pointer in a node: the deepest existing entry's key (or list item).

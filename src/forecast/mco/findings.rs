@@ -35,6 +35,17 @@ pub fn blocked(
     let loc = causes::location(scope, r.src.as_ref())
         .or(pool_loc)
         .or(first_cause)?;
+    let (label, help) = if r.invalid {
+        (
+            "invalid",
+            "fix this entry: the MCO validates every MachineConfig before it renders the pool, and while one is invalid the pool stays RenderDegraded and none of its changes roll out",
+        )
+    } else {
+        (
+            "refused",
+            "revert this change, or apply it by reprovisioning the nodes; the pool stays RenderDegraded until the configuration is fixed",
+        )
+    };
     Some(
         Diagnostic::new(
             &m101_blocked_config::RULE,
@@ -44,8 +55,8 @@ pub fn blocked(
             ),
             loc,
         )
-        .label("refused")
-        .help("revert this change, or apply it by reprovisioning the nodes; the pool stays RenderDegraded until the configuration is fixed")
+        .label(label)
+        .help(help)
         .object(r.src.as_ref().map(|s| s.object.to_string()).unwrap_or_default()),
     )
 }

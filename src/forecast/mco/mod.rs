@@ -10,6 +10,7 @@ pub mod config;
 pub mod decide;
 mod findings;
 mod generated;
+pub mod ignition;
 mod lint;
 pub mod policy;
 mod pool;

@@ -17,6 +17,9 @@ pub struct Refusal {
     pub src: Option<Src>,
     /// Accepted because of `irreconcilableValidationOverrides` (applies to new nodes only).
     pub overridden: bool,
+    /// The MachineConfig itself is invalid (`ValidateMachineConfig`), not the change between
+    /// two valid configurations: the fix is in the entry, not a reprovisioning.
+    pub invalid: bool,
 }
 
 /// Pool-level facts the refusal checks need.
@@ -50,17 +53,24 @@ fn first_changed(
 
 /// Every refusal between the current (base) and new (head) rendered configuration.
 pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
-    let mut out = Vec::new();
+    let mut out: Vec<Refusal> = b
+        .invalid
+        .iter()
+        .map(|inv| Refusal {
+            message: inv.message.clone(),
+            src: Some(inv.src.clone()),
+            overridden: false,
+            invalid: true,
+        })
+        .collect();
     let mut push = |message: String, src: Option<Src>| {
         out.push(Refusal {
             message,
             src,
             overridden: false,
+            invalid: false,
         })
     };
-    for inv in &b.invalid {
-        push(inv.message.clone(), Some(inv.src.clone()));
-    }
     if a.fips.value != b.fips.value {
         let src = b.fips.src.first().or(a.fips.src.first()).cloned();
         push(
@@ -172,6 +182,7 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
                 ),
                 src,
                 overridden,
+                invalid: false,
             });
         }
     }
@@ -182,6 +193,7 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             ),
             src: url.src.first().cloned().or(Some(stream_src.clone())),
             overridden: false,
+            invalid: false,
         });
     }
     if let Some(stream) = facts
@@ -195,6 +207,7 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
                     message: format!("runc is not available on the {stream} OS stream; CRI-O's default_runtime resolves to runc"),
                     src: Some(src),
                     overridden: false,
+                    invalid: false,
                 });
             }
         }

@@ -5,7 +5,9 @@
 set -euo pipefail
 
 bin="${NODECAST_BIN:-nodecast}"
-args=(check "${NODECAST_PATH:-.}" --format github)
+# The run's time, fixed once: the forecast's "when" and the step summary's rollout timeline are
+# reckoned from it (without --now, nodecast draws no timeline, so reports stay reproducible).
+args=(check "${NODECAST_PATH:-.}" --format github --now "${NODECAST_NOW:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}")
 if [ -n "${NODECAST_BASE:-}" ]; then
   args+=(--base "$NODECAST_BASE")
 fi

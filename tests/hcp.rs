@@ -399,8 +399,16 @@ fn replace_without_rolling_update() {
 /// resolves 0/0 to maxUnavailable 1, so the forecast keeps the rollout, one machine at a time.
 #[test]
 fn replace_both_zero() {
+    // The 0/0 strategy was already there: by default the finding is pre-existing (not shown);
+    // --all lists it, at the values.
     let r = case("replace-both-zero");
+    assert_eq!(r["summary"]["pre_existing"], 1);
+    let (_, r, _) = run("replace-both-zero", &["--all"]);
     let d = &r["diagnostics"][0];
+    assert_eq!(
+        (s(&d["code"]), s(&d["state"])),
+        ("H109".to_string(), "pre-existing".to_string())
+    );
     assert_eq!(
         (d["line"].as_u64(), d["column"].as_u64()),
         (Some(16), Some(19)),

@@ -215,7 +215,7 @@ pub(crate) mod tests {
             unforecast: Vec::new(),
             diagnostics,
             now: jiff::Timestamp::UNIX_EPOCH,
-            now_given: false,
+            now_given: true,
             verbose: false,
             suppressed: 0,
             baselined: 0,

@@ -45,8 +45,13 @@ pub fn disruptive(i: &Impact) -> bool {
     !matches!(i.action, Action::None | Action::Blocked)
 }
 
-/// The lanes of an outcome, in forecast order.
+/// The lanes of an outcome, in forecast order. Empty unless "now" is fixed (`--now`): a rollout
+/// that starts now would otherwise move with the wall clock, and identical inputs must give
+/// identical reports (the GitHub Action passes the time of its run).
 pub fn lanes(o: &Outcome) -> Vec<Lane> {
+    if !o.now_given {
+        return Vec::new();
+    }
     let now = o.now.as_second();
     o.forecast
         .iter()
@@ -205,6 +210,8 @@ pub fn svg(o: &Outcome) -> String {
             escape(&lane.label)
         );
         for (s, e) in &lane.windows {
+            // A window already open starts at the left edge (now).
+            let s = &(*s).max(now);
             let _ = writeln!(
                 out,
                 "<rect class=\"window\" x=\"{:.1}\" y=\"{y}\" width=\"{:.1}\" height=\"28\"><title>permitted {} – {}</title></rect>",

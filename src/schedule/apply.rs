@@ -212,7 +212,7 @@ fn schedule_one(
                 .into_iter()
                 .take_while(|(start, _)| *start < now + TIMELINE_DAYS * super::days::DAY)
                 .map(|(start, end)| forecast::Window {
-                    start: rfc3339(start.max(now)),
+                    start: rfc3339(start),
                     end: rfc3339(end),
                 })
                 .collect()

@@ -405,3 +405,23 @@ fn a_cause_in_a_deleted_file_says_so() {
         "{out}"
     );
 }
+
+/// Found by the `check` fuzz target: a changed value whose fifth byte falls inside a character
+/// ("日本語") made the diff's data-URL test slice a string mid-character and panic.
+#[test]
+fn a_changed_value_in_any_script_is_compared() {
+    let repo = repo_with(&[(
+        "cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: greeting\n  namespace: default\ndata:\n  text: 日本語\n",
+    )]);
+    repo.write(
+        "cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: greeting\n  namespace: default\ndata:\n  text: 日本語です\n",
+    );
+    let run = nodecast(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    let fields = &r["changes"][0]["fields"];
+    assert_eq!(fields[0]["path"], "/data/text");
+    assert_eq!(fields[0]["after"], "\"日本語です\"");
+}

@@ -182,8 +182,8 @@ impl Inventory {
         // Carried objects' payloads are decoded against one budget per revision, in object order.
         let mut budget = crate::parse::Budget::new(
             crate::parse::RUN_ALIAS_BUDGET,
-            crate::parse::RUN_PAYLOAD_BUDGET,
-            "the budget of objects carried by Policies and SyncSets (256 MiB per revision)",
+            crate::parse::RUN_PAYLOAD_BUDGET / 2,
+            "the budget of objects carried by Policies and SyncSets (64 MiB per revision)",
         );
         let budget = &mut budget;
         for file in files {

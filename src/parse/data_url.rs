@@ -103,7 +103,11 @@ enum Capped {
 
 /// True when `source` is a data URL (other schemes are fetched by Ignition at boot, not decoded here).
 pub fn is_data_url(source: &str) -> bool {
-    source.len() >= 5 && source[..5].eq_ignore_ascii_case("data:")
+    // Bytes, not a `str` slice: the fifth byte may be inside a character ("日本語").
+    source
+        .as_bytes()
+        .get(..5)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"data:"))
 }
 
 /// Decodes a data URL and, when `compression` is `gzip`, decompresses it (at most
@@ -348,6 +352,15 @@ mod tests {
         let mut fresh = Budget::new(1 << 20, "b");
         let bad = decode_within("data:,x", Some("gzip"), &mut fresh).unwrap_err();
         assert!(!bad.skipped && bad.message.contains("not valid gzip"));
+    }
+
+    #[test]
+    fn a_character_across_the_fifth_byte_is_not_a_data_url() {
+        // Found by the `check` fuzz target: slicing `[..5]` panicked on such values.
+        assert!(!is_data_url("日本語"));
+        assert!(!is_data_url("abcd€"));
+        assert!(is_data_url("DATA:,x"));
+        assert!(decode("日本語", None).is_err());
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub const RUN_ALIAS_BUDGET: usize = 2_000_000;
 /// Decoded Ignition payload bytes one file may hold.
 pub const FILE_PAYLOAD_BUDGET: u64 = 64 * 1024 * 1024;
 /// Decoded Ignition payload bytes all files of a run may hold beyond the first pass's allowance.
-pub const RUN_PAYLOAD_BUDGET: u64 = 256 * 1024 * 1024;
+pub const RUN_PAYLOAD_BUDGET: u64 = 128 * 1024 * 1024;
 
 /// The expansion a file may use in the parallel first pass: proportional to its size, so the pass
 /// adds at most an eighth of a node per input byte however many files there are. A file that needs
@@ -233,7 +233,7 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
         let alias = FILE_ALIAS_BUDGET.min(alias_left);
         let payload = FILE_PAYLOAD_BUDGET.min(payload_left);
         let whose = if payload < FILE_PAYLOAD_BUDGET {
-            "the run's budget (256 MiB beyond the first pass, shared by all files)"
+            "the run's budget (128 MiB beyond the first pass, shared by all files)"
         } else {
             "this file's budget (64 MiB)"
         };

@@ -187,7 +187,19 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             jobs.entry((p.root.clone(), p.fingerprint)).or_insert(p);
         }
     }
-    let results = run_jobs(&renderer, jobs, settings.timeout);
+    let read: u64 = files
+        .base
+        .iter()
+        .chain(&files.head)
+        .filter_map(|f| f.parsed.text.as_ref())
+        .map(|t| t.len() as u64)
+        .sum();
+    let results = run_jobs(
+        &renderer,
+        jobs,
+        settings.timeout,
+        MIN_TOTAL_OUTPUT.max(2 * read),
+    );
     if let Some(sig) = interrupt::interrupted() {
         // The handler ends the process once every render has removed its folder.
         std::thread::sleep(Duration::from_secs(15));
@@ -269,9 +281,9 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     // Rendered documents are parsed in root order against one budget for the whole run, so a
     // hostile overlay rendered many times costs one budget, whatever the thread timing.
     let mut budget = parse::Budget::new(
-        parse::RUN_ALIAS_BUDGET,
-        parse::RUN_PAYLOAD_BUDGET,
-        "the budget of rendered overlays (256 MiB per run)",
+        parse::RUN_ALIAS_BUDGET / 2,
+        parse::RUN_PAYLOAD_BUDGET / 2,
+        "the budget of rendered overlays (64 MiB per run)",
     );
     for (plans, side_files, target) in [
         (&base_plans, &files.base, &mut out.base),
@@ -290,16 +302,18 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
     out
 }
 
-/// Output all renders of a run may keep; later renders (in root order) are reported instead.
-pub const MAX_TOTAL_OUTPUT: u64 = 256 * 1024 * 1024;
+/// Output all renders of a run may keep at least; the limit is this or twice the YAML read,
+/// whichever is larger. Later renders (in root order) are reported instead.
+pub const MIN_TOTAL_OUTPUT: u64 = 32 * 1024 * 1024;
 
 /// Runs the renders, a batch of one per thread at a time, keeping outputs in job order until
-/// [`MAX_TOTAL_OUTPUT`]: which renders fit never depends on thread timing, and at most one batch
-/// of outputs is held beyond the budget.
+/// `limit` bytes: which renders fit never depends on thread timing, and at most one batch of
+/// outputs is held beyond the limit.
 fn run_jobs(
     renderer: &Renderer,
     jobs: BTreeMap<(String, [u8; 32]), &Plan>,
     timeout: Duration,
+    limit: u64,
 ) -> HashMap<(String, [u8; 32]), Result<String, String>> {
     interrupt::install();
     let jobs: Vec<((String, [u8; 32]), &Plan)> = jobs.into_iter().collect();
@@ -307,9 +321,9 @@ fn run_jobs(
     let mut kept: u64 = 0;
     let mut out = HashMap::with_capacity(jobs.len());
     for chunk in jobs.chunks(batch) {
-        if kept > MAX_TOTAL_OUTPUT {
+        if kept > limit {
             for (key, _) in chunk {
-                out.insert(key.clone(), Err(over_budget()));
+                out.insert(key.clone(), Err(over_budget(limit)));
             }
             continue;
         }
@@ -319,9 +333,9 @@ fn run_jobs(
             .collect();
         for ((key, _), result) in chunk.iter().zip(done) {
             let result = match result {
-                Ok(text) if kept + text.len() as u64 > MAX_TOTAL_OUTPUT => {
-                    kept = MAX_TOTAL_OUTPUT + 1;
-                    Err(over_budget())
+                Ok(text) if kept + text.len() as u64 > limit => {
+                    kept = limit + 1;
+                    Err(over_budget(limit))
                 }
                 Ok(text) => {
                     kept += text.len() as u64;
@@ -335,10 +349,10 @@ fn run_jobs(
     out
 }
 
-fn over_budget() -> String {
+fn over_budget(limit: u64) -> String {
     format!(
-        "not rendered: the overlays rendered before it (in root order) produced {} MiB, nodecast's limit for one run",
-        MAX_TOTAL_OUTPUT / 1024 / 1024
+        "not rendered: the overlays rendered before it (in root order) produced {} MiB, nodecast's limit for this run (32 MiB, or twice the YAML read)",
+        limit / 1024 / 1024
     )
 }
 

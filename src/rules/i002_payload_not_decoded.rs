@@ -44,7 +44,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 )
                 .label("not decoded")
                 .help("keep MachineConfig payloads small (the MCO itself refuses rendered configs over 1.5 MB); check this file's contents by hand")
-                .note("nodecast bounds the memory decoded payloads take: 64 MiB per file, and 256 MiB for all files of a run beyond a first pass of four times each file's size")
+                .note("nodecast bounds the memory decoded payloads take: 64 MiB per file, and 128 MiB for all files of a run beyond a first pass of four times each file's size")
                 .object(format!("MachineConfig/{name}")),
             );
         }

@@ -54,19 +54,8 @@ pub fn trailers(path: &std::path::Path, base: Option<&str>, head: Option<&str>) 
         let Ok(commit) = repo.find_commit(oid) else {
             continue;
         };
-        let Ok(message) = commit.message() else {
-            continue;
-        };
-        if let Ok(trailers) = git2::message_trailers_strs(message) {
-            for (k, v) in trailers.iter() {
-                if k.eq_ignore_ascii_case(TRAILER) {
-                    out.extend(
-                        v.split(',')
-                            .map(|t| t.trim().to_string())
-                            .filter(|t| !t.is_empty()),
-                    );
-                }
-            }
+        if let Ok(message) = commit.message() {
+            out.extend(message_trailers(message));
         }
     }
     out

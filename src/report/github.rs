@@ -94,14 +94,8 @@ fn rollout_annotations(o: &Outcome) -> Vec<(Severity, String)> {
             Action::Restart | Action::Reload => (Severity::Info, "notice"),
             _ => (Severity::Warning, "warning"),
         };
-        let pool = match &i.target.namespace {
-            Some(ns) => format!("{} {ns}/{}", i.target.kind, i.target.name),
-            None => format!("{} {}", i.target.kind, i.target.name),
-        };
-        let action = serde_json::to_value(i.action)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let pool = super::pool_label(&i.target);
+        let action = super::action_name(i.action);
         for c in &i.causes {
             if c.line == 0 || !seen.insert((pool.clone(), c.file.clone(), c.line)) {
                 continue;

@@ -78,14 +78,8 @@ pub fn render(o: &Outcome) -> String {
         );
         for i in &o.forecast {
             let t = &i.target;
-            let pool = match &t.namespace {
-                Some(ns) => format!("{} {ns}/{}", t.kind, t.name),
-                None => format!("{} {}", t.kind, t.name),
-            };
-            let action = serde_json::to_value(i.action)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
+            let pool = super::pool_label(t);
+            let action = super::action_name(i.action);
             let nodes = match (&i.rollout, i.nodes) {
                 (Some(r), _) => r.summary.clone(),
                 (None, Some(n)) => n.to_string(),

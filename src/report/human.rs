@@ -214,14 +214,6 @@ pub fn impact_summary(o: &Outcome) -> String {
     }
 }
 
-/// The contract name of an action, as printed.
-fn action_name(a: crate::forecast::Action) -> String {
-    serde_json::to_value(a)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 {
         one
@@ -394,7 +386,7 @@ fn render_forecast(o: &Outcome, out: &mut String) {
             i.target.kind,
             name,
             i.target.cluster,
-            action_name(i.action),
+            super::action_name(i.action),
         );
         for c in &i.causes {
             // A cause in a file the change deletes points into the base revision.

@@ -84,14 +84,8 @@ pub fn render(o: &Outcome) -> String {
 
 fn pool_case(w: &mut Writer<Vec<u8>>, i: &Impact) {
     let t = &i.target;
-    let pool = match &t.namespace {
-        Some(ns) => format!("{} {ns}/{}", t.kind, t.name),
-        None => format!("{} {}", t.kind, t.name),
-    };
-    let action = serde_json::to_value(i.action)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let pool = super::pool_label(t);
+    let action = super::action_name(i.action);
     let name = format!("{pool}: {action}");
     let classname = format!("forecast.{}", t.cluster);
     let file = i.causes.first().map(|c| c.file.clone()).unwrap_or_default();

@@ -119,10 +119,7 @@ fn forecast_row(i: &Impact) -> String {
         Some(ns) => format!("{} `{ns}/{}`", i.target.kind, i.target.name),
         None => format!("{} `{}`", i.target.kind, i.target.name),
     };
-    let action = serde_json::to_value(i.action)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let action = super::action_name(i.action);
     let action = if i.drain {
         format!("**{action}** (drain)")
     } else {

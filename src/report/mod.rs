@@ -59,6 +59,22 @@ pub fn counts(o: &Outcome) -> Counts {
     }
 }
 
+/// How reports name a pool: `NodePool clusters/workers`, `MachineConfigPool worker`.
+pub fn pool_label(t: &crate::forecast::Target) -> String {
+    match &t.namespace {
+        Some(ns) => format!("{} {ns}/{}", t.kind, t.name),
+        None => format!("{} {}", t.kind, t.name),
+    }
+}
+
+/// The contract name of an action (`in-place`, `reboot`, …).
+pub fn action_name(a: Action) -> String {
+    serde_json::to_value(a)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// File texts by side and path, for code frames cut from the right revision. Every text handed
 /// out is masked where private values are written ([`crate::redact::Redaction::mask`]): no
 /// format can cut a frame or a snippet that shows one.

@@ -33,13 +33,6 @@ fn seconds(rfc3339: &str) -> Option<i64> {
         .map(|t| t.as_second())
 }
 
-fn action_name(a: Action) -> String {
-    serde_json::to_value(a)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 /// Whether a forecast entry disrupts nodes (the pools the timeline shows).
 pub fn disruptive(i: &Impact) -> bool {
     !matches!(i.action, Action::None | Action::Blocked)
@@ -82,7 +75,7 @@ pub fn lanes(o: &Outcome) -> Vec<Lane> {
             };
             Lane {
                 label: format!("{} {name} ({})", t.kind, t.cluster),
-                action: action_name(i.action),
+                action: super::action_name(i.action),
                 rollout: start.map(|s| (s, s + minutes * 60)),
                 duration,
                 reason: i.when.reason.clone(),

@@ -458,3 +458,43 @@ fn sigterm_while_rendering_leaves_no_temporary_folder() {
 fn sigint_while_rendering_leaves_no_temporary_folder() {
     interrupted_while_rendering(libc::SIGINT, 130);
 }
+
+fn render_output_case(mib: usize) -> Value {
+    let dir = tempfile::tempdir().expect("tmp");
+    overlay(dir.path(), &["cm.yaml"]);
+    std::fs::create_dir_all(dir.path().join("clusters/prod/sub")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("clusters/prod/sub/kustomization.yaml"),
+        "resources: []\n",
+    )
+    .expect("write");
+    overlay_add(dir.path(), "sub");
+    // Comment lines: valid YAML of any size.
+    let (bin, _) = fake_kubectl(&format!(
+        "yes '# padding padding padding padding padding padding padding padding padding padding' | head -c {}",
+        mib * 1024 * 1024
+    ));
+    let out = limited(
+        dir.path(),
+        &["check", "--no-base", ".", "--format", "json"],
+        &[("PATH", &path_with(bin.path()))],
+    );
+    json(&out)
+}
+
+#[test]
+fn render_output_is_bounded_per_render_and_per_run() {
+    let r = render_output_case(70);
+    let r101 = diags(&r, "R101");
+    assert_eq!(r101.len(), 1, "{r}");
+    assert!(r101[0]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("produced more than 64 MiB of output and was stopped")));
+    // 40 MiB fits one render but not the run's 32 MiB (the repository is tiny).
+    let r = render_output_case(40);
+    let r101 = diags(&r, "R101");
+    assert_eq!(r101.len(), 1, "{r}");
+    assert!(r101[0]["message"].as_str().is_some_and(|m| m.contains(
+        "not rendered: with this overlay the rendered output of the run (overlays in root order) would exceed 32 MiB"
+    )));
+}

@@ -425,3 +425,27 @@ fn a_changed_value_in_any_script_is_compared() {
     assert_eq!(fields[0]["path"], "/data/text");
     assert_eq!(fields[0]["after"], "\"日本語です\"");
 }
+
+/// Found by the `check` fuzz target: a finding past column 65,535 of a line (a minified JSON
+/// manifest) made miette's code frame panic; it is now shown with its position, without a frame.
+#[test]
+fn a_finding_at_the_end_of_a_very_long_line_is_reported() {
+    let long = "x".repeat(70_000);
+    let json = format!(
+        "{{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{{\"name\":\"a\",\"namespace\":\"default\"}},\"data\":{{\"k\":\"{long}\",\"k\":\"again\"}}}}\n"
+    );
+    let repo = repo_with(&[("cm.json", &json)]);
+    let run = nodecast(repo.path(), &["check", "--no-base", "--color", "never"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let col = json.rfind("\"k\"").expect("second key") + 1;
+    assert!(
+        run.stdout.contains(&format!("Y002 cm.json:1:{col}: ")),
+        "{}",
+        run.stdout
+    );
+    // A short line of the same file still gets its frame.
+    let short = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  name: c\n";
+    let repo = repo_with(&[("cm.yaml", short)]);
+    let run = nodecast(repo.path(), &["check", "--no-base", "--color", "never"]);
+    assert!(run.stdout.contains("╭─[cm.yaml:5:3]"), "{}", run.stdout);
+}

@@ -351,7 +351,7 @@ fn run_jobs(
 
 fn over_budget(limit: u64) -> String {
     format!(
-        "not rendered: the overlays rendered before it (in root order) produced {} MiB, nodecast's limit for this run (32 MiB, or twice the YAML read)",
+        "not rendered: with this overlay the rendered output of the run (overlays in root order) would exceed {} MiB, nodecast's limit (32 MiB, or twice the YAML read)",
         limit / 1024 / 1024
     )
 }

@@ -511,9 +511,19 @@ fn source_name(loc: &Location) -> String {
     }
 }
 
+/// Widest column a code frame is drawn to: beyond it (a minified JSON file, a long data URL) the
+/// finding is shown with its position only. Found by the `check` fuzz target: miette pads the
+/// underline with a width format argument, which panics past 65,535 columns.
+const MAX_FRAME_COLUMN: u32 = 4096;
+
+fn frameable(loc: &Location) -> bool {
+    loc.span
+        .is_some_and(|s| s.start.col <= MAX_FRAME_COLUMN && s.end.col <= MAX_FRAME_COLUMN)
+}
+
 fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
     let text = texts.get(d.location.side, &d.location.path);
-    let framed = text.is_some() && d.location.span.is_some();
+    let framed = text.is_some() && frameable(&d.location);
     let mut labels = Vec::new();
     let mut related = Vec::new();
     if let (true, Some(span)) = (framed, source_span(&d.location)) {
@@ -521,13 +531,16 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
     }
     for r in &d.related {
         let same_source = r.location.side == d.location.side && r.location.path == d.location.path;
-        match (same_source && framed, source_span(&r.location)) {
+        let span = source_span(&r.location).filter(|_| frameable(&r.location));
+        match (same_source && framed, span) {
             (true, Some(span)) => {
                 labels.push(LabeledSpan::new_with_span(Some(r.message.clone()), span))
             }
             _ => {
-                let rtext = texts.get(r.location.side, &r.location.path);
-                let rspan = source_span(&r.location);
+                let rspan = source_span(&r.location).filter(|_| frameable(&r.location));
+                let rtext = texts
+                    .get(r.location.side, &r.location.path)
+                    .filter(|_| rspan.is_some());
                 related.push(Frame {
                     message: match (&rtext, &rspan) {
                         (Some(_), Some(_)) => r.message.clone(),

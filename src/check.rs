@@ -31,6 +31,8 @@ pub struct Outcome {
     pub forecast: Vec<Impact>,
     /// Changed objects that may affect nodes but that no forecast model covers yet.
     pub unforecast: Vec<ObjectId>,
+    /// Why each changed object that reaches no node does not (reports say it beside the change).
+    pub no_impact: BTreeMap<ObjectId, crate::forecast::NoImpact>,
     /// Findings, sorted.
     pub diagnostics: Vec<Diagnostic>,
     /// The time used for time-dependent decisions (`--now`).
@@ -202,6 +204,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         diff,
         forecast,
         unforecast: evaluated.unforecast,
+        no_impact: evaluated.no_impact,
         diagnostics,
         pre_existing,
         per_node_minutes: options.per_node_minutes,
@@ -237,6 +240,7 @@ struct Pair<'a> {
 struct Evaluation {
     forecast: Vec<Impact>,
     unforecast: Vec<ObjectId>,
+    no_impact: BTreeMap<ObjectId, crate::forecast::NoImpact>,
     diagnostics: Vec<Diagnostic>,
     skipped: Vec<(ObjectId, crate::validate::Skipped)>,
 }
@@ -255,14 +259,14 @@ fn evaluate(
     };
     // The models and schema validation read the same inventories and nothing of each other:
     // they run side by side (validation spreads over the cores the models leave idle).
-    let ((forecast, unforecast, mut diagnostics), validation) = rayon::join(
+    let ((forecast, unforecast, no_impact, mut diagnostics), validation) = rayon::join(
         || {
             let modelled = forecast::forecast(&input);
             let unforecast = forecast::unforecast(pair.head, pair.diff, &modelled);
             let mut forecast = modelled.impacts;
             let mut diagnostics = modelled.diagnostics;
             crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
-            (forecast, unforecast, diagnostics)
+            (forecast, unforecast, modelled.no_impact, diagnostics)
         },
         || crate::validate::run(pair.base, pair.head, pair.head_files, &options.validation),
     );
@@ -283,6 +287,7 @@ fn evaluate(
     Ok(Evaluation {
         forecast,
         unforecast,
+        no_impact,
         diagnostics,
         skipped: validation.skipped,
     })

@@ -182,7 +182,7 @@ struct CheckArgs {
     /// Files larger than this many bytes are skipped (with a finding).
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
     max_file_size: u64,
-    /// Show more detail (rollout fingerprints) in human output.
+    /// More detail: rollout fingerprints in human output, and (on stderr) the CEL rules nodecast could not evaluate.
     #[arg(long, short)]
     verbose: bool,
     /// Node count of a pool the repository does not say (repeatable): `worker=6`, `clusters/prod/infra=3`.

@@ -208,10 +208,59 @@ fn config_unsupported_kind() {
     case("config-unsupported-kind");
 }
 
-/// Oracle: nodeDrainTimeout / nodeVolumeDetachTimeout → no rollout.
+/// Oracle: nodeDrainTimeout / nodeVolumeDetachTimeout → no rollout, and the cause says why.
 #[test]
 fn drain_timeouts() {
-    case("drain-timeouts");
+    let r = case("drain-timeouts");
+    assert_eq!(
+        summaries(&r),
+        [
+            "nodeDrainTimeout added: \"10m\" (no rollout: copied onto the machines; it only shapes later drains)",
+            "nodeVolumeDetachTimeout added: \"5m\" (no rollout: copied onto the machines; it only shapes later drains)",
+        ]
+    );
+}
+
+/// The pull secret's content is not hashed (only its name is): no forecast entry, and "no node
+/// impact" says why beside the Secret; a Deployment is summed up as no node configuration.
+#[test]
+fn pull_secret_content() {
+    let r = case("pull-secret-content");
+    let why = |object: &str| {
+        r["changes"]
+            .as_array()
+            .expect("changes")
+            .iter()
+            .find(|c| c["object"] == object)
+            .map(|c| s(&c["no_node_impact"]))
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        why("Secret/clusters/pull-secret"),
+        "only the pull secret's name is hashed into the NodePool configuration of HostedCluster clusters/prod; its content is not, so no NodePool rolls"
+    );
+    assert_eq!(
+        why("Deployment/shop/web"),
+        "a Deployment is not node configuration: the MCO, the Node Tuning Operator and the NodePool controller do not read it, and no node configuration in the repository refers to it"
+    );
+    let (_, _, human) = run("pull-secret-content", &[]);
+    assert!(
+        human.contains(
+            "  ~ Secret/clusters/pull-secret  (hostedcluster.yaml)\n      no node impact: only the pull secret's name is hashed into the NodePool configuration of\n          HostedCluster clusters/prod; its content is not, so no NodePool rolls\n"
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "Forecast\n  no node impact: Deployment is no node configuration (not read by the MCO, the Node Tuning Operator\n        or the NodePool controller); 1 changed object reaches no node (why: under Changes)\n"
+        ),
+        "{human}"
+    );
+    // A Secret no HostedCluster names gets no reason: it may be an input nodecast does not index.
+    assert!(
+        !human.contains("a Secret is not node configuration"),
+        "{human}"
+    );
 }
 
 /// Oracle: apiServer.encryption alone is not an input, even at 5.x.
@@ -732,7 +781,7 @@ fn demo_forecasts_its_nodepools_as_the_readme_says() {
         vec![
             "HostedCluster/clusters/prod-east clusters/prod-east-workers replace drain=true nodes=4 when=now | \
              ConfigMap/clusters/worker-tuning-mc /data/config[MachineConfig 99-prod-east-worker-sysctl]/spec/config/storage/files/0/contents/source @ hosted/clusters/configmaps.yaml:22:15 \"file /etc/sysctl.d/99-prod-east-workers.conf changed\" ; \
-             NodePool/clusters/prod-east-workers /spec/replicas @ hosted/clusters/nodepool-workers.yaml:8:3 \"replicas 3 -> 4 (no rollout)\"",
+             NodePool/clusters/prod-east-workers /spec/replicas @ hosted/clusters/nodepool-workers.yaml:8:3 \"replicas 3 -> 4 (no rollout: scales the pool; existing nodes are kept)\"",
             "HostedCluster/clusters/prod-east clusters/prod-east-infra in-place drain=true nodes=2 when=now | \
              NodePool/clusters/prod-east-infra /spec/release/image @ hosted/clusters/nodepool-infra.yaml:12:5 \"release 4.18.5 -> 4.18.9\"",
         ]

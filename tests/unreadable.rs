@@ -164,7 +164,7 @@ fn utf16_with_a_byte_order_mark_is_read() {
     );
     assert_eq!(
         causes(&r),
-        ["clusters/prod/nodepool.yaml:8:3 replicas 3 -> 5 (no rollout)"]
+        ["clusters/prod/nodepool.yaml:8:3 replicas 3 -> 5 (no rollout: scales the pool; existing nodes are kept)"]
     );
     assert_eq!(changes(&r), ["NodePool/clusters/workers changed"]);
     assert_eq!(
@@ -224,7 +224,7 @@ fn the_other_documents_of_a_file_with_a_templated_document_are_read() {
     assert_eq!(
         causes(&r),
         [
-            "clusters/prod/nodepool.yaml:8:3 replicas 3 -> 4 (no rollout)",
+            "clusters/prod/nodepool.yaml:8:3 replicas 3 -> 4 (no rollout: scales the pool; existing nodes are kept)",
             "clusters/prod/nodepool.yaml:24:11 cannot read clusters/prod/nodepool.yaml (both revisions: the document holds Go/Helm template actions): node impact unknown; assume a rollout",
         ]
     );

@@ -177,6 +177,20 @@ pub struct Forecast {
     /// Changed objects a model has judged (whether or not they affect any pool), so they are not
     /// reported as "not yet modelled".
     pub covered: std::collections::BTreeSet<crate::inventory::ObjectId>,
+    /// Why a changed object reaches no node, in words, for each changed object the forecast can
+    /// say that about: "no node impact" must say why, never be a bare claim.
+    pub no_impact: std::collections::BTreeMap<crate::inventory::ObjectId, NoImpact>,
+}
+
+/// Why one changed object reaches no node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoImpact {
+    /// The reason, in words (starts lower-case, no final period).
+    pub why: String,
+    /// Whether the reason is about this object (a pull secret's content, an operator kind) rather
+    /// than its kind being no node configuration at all; reports show specific reasons beside the
+    /// change and sum up the others.
+    pub specific: bool,
 }
 
 /// Computes the forecast: every model's entries, strongest action first, then by target.
@@ -188,6 +202,7 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     mco::forecast(input, &mut out);
     unreadable::forecast(input, &mut out);
     crate::schedule::cover(input, &mut out);
+    explain_no_impact(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
             a.action,
@@ -205,6 +220,108 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
             ))
     });
     out
+}
+
+/// Says why each changed object that no forecast entry names reaches no node: the kinds of the
+/// node-deciding groups that no node-side controller reads (`reach`), and kinds outside those
+/// groups that nothing in a node's configuration refers to. Objects the models explained
+/// themselves (a pull secret's content) keep their reason; objects a forecast entry names, and
+/// node-affecting objects no model covers (`unforecast`), get none.
+fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
+    let named: std::collections::HashSet<&str> = out
+        .impacts
+        .iter()
+        .flat_map(|i| i.causes.iter().map(|c| c.object.as_str()))
+        .collect();
+    let referenced: std::collections::HashSet<&crate::inventory::ObjectId> = input
+        .head
+        .references
+        .iter()
+        .chain(input.base.references.iter())
+        .map(|r| &r.target)
+        .collect();
+    let mut found = Vec::new();
+    for c in &input.diff.changes {
+        let id = &c.id;
+        if out.no_impact.contains_key(id)
+            || named.contains(id.to_string().as_str())
+            || c.kind == crate::diff::ChangeKind::Unreadable
+        {
+            continue;
+        }
+        let reason = if let Some(why) = reach::cannot_reach_nodes(&id.group, &id.kind) {
+            NoImpact {
+                why: why.to_string(),
+                specific: true,
+            }
+        } else if crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
+            || (id.group.is_empty() && id.kind == "Node")
+            || referenced.contains(id)
+            || crate::inventory::wrapped::carries_unknown(c, input.head)
+            || is_wrapper(&id.kind)
+            || may_be_node_input(input, id)
+        {
+            continue;
+        } else {
+            NoImpact {
+                why: format!(
+                    "a {} is not node configuration: the MCO, the Node Tuning Operator and the NodePool controller do not read it, and no node configuration in the repository refers to it",
+                    id.kind
+                ),
+                specific: false,
+            }
+        };
+        found.push((id.clone(), reason));
+    }
+    out.no_impact.extend(found);
+}
+
+/// Whether a changed Secret or ConfigMap may feed node configuration in a way the reference index
+/// does not record: the standalone cluster's `openshift-config` and MCO namespaces (pull secret,
+/// CA bundles), or a name some HostedCluster of its namespace mentions (pull secret, SSH key,
+/// trust bundle, proxy CA, …). Such objects get no generic "not node configuration" reason.
+fn may_be_node_input(input: &Input<'_>, id: &crate::inventory::ObjectId) -> bool {
+    if !id.group.is_empty() || !matches!(id.kind.as_str(), "Secret" | "ConfigMap") {
+        return false;
+    }
+    let ns = id.namespace.as_deref().unwrap_or("");
+    if ns.is_empty() || ns.starts_with("openshift-") {
+        return true;
+    }
+    [input.base, input.head].iter().any(|inv| {
+        inv.of_kind("hypershift.openshift.io", "HostedCluster")
+            .filter(|hc| hc.id.namespace.as_deref() == Some(ns))
+            .any(|hc| mentions(hc.root(), &id.name))
+    })
+}
+
+/// Whether any string scalar under `node` equals `name`.
+fn mentions(node: &nodecast_yaml::Node, name: &str) -> bool {
+    if node.as_str() == Some(name) {
+        return true;
+    }
+    match (node.as_map(), node.as_seq()) {
+        (Some(entries), _) => entries.iter().any(|e| mentions(&e.value, name)),
+        (_, Some(items)) => items.iter().any(|i| mentions(i, name)),
+        _ => false,
+    }
+}
+
+/// Kinds that carry other objects (ACM, Hive, Templates, Argo CD): what they carry is judged on its
+/// own, so the carrier itself gets no reason of its own.
+fn is_wrapper(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Policy"
+            | "ConfigurationPolicy"
+            | "PolicyGenerator"
+            | "SyncSet"
+            | "SelectorSyncSet"
+            | "Template"
+            | "Application"
+            | "ApplicationSet"
+            | "List"
+    )
 }
 
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them

@@ -270,8 +270,8 @@ fn render_changes(o: &Outcome, out: &mut String) {
             path = format!("{path}, {origin}");
         }
         let _ = writeln!(out, "  {mark} {}  ({path})", c.id);
-        if let Some(why) = crate::forecast::reach::cannot_reach_nodes(&c.id.group, &c.id.kind) {
-            let _ = writeln!(out, "      no node impact: {why}");
+        if let Some(n) = o.no_impact.get(&c.id).filter(|n| n.specific) {
+            let _ = writeln!(out, "      no node impact: {}", n.why);
         }
         for f in c.fields.iter().take(12) {
             let at = match (&f.head, &f.base, &f.after) {
@@ -355,6 +355,38 @@ fn display_path(p: &str) -> &str {
     }
 }
 
+/// Why nothing reaches a node, for the Forecast section's "no node impact": the kinds that are no
+/// node configuration at all (each specific reason is printed beside its change).
+fn why_no_impact(o: &Outcome) -> String {
+    let kinds: std::collections::BTreeSet<&str> = o
+        .no_impact
+        .iter()
+        .filter(|(_, n)| !n.specific)
+        .map(|(id, _)| id.kind.as_str())
+        .collect();
+    let specific = o.no_impact.values().filter(|n| n.specific).count();
+    let mut parts = Vec::new();
+    if !kinds.is_empty() {
+        let kinds: Vec<&str> = kinds.into_iter().collect();
+        parts.push(format!(
+            "{} {} no node configuration (not read by the MCO, the Node Tuning Operator or the NodePool controller)",
+            kinds.join(", "),
+            if kinds.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    if specific > 0 {
+        parts.push(format!(
+            "{specific} changed {} no node (why: under Changes)",
+            plural(specific, "object reaches", "objects reach")
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", parts.join("; "))
+    }
+}
+
 fn render_forecast(o: &Outcome, out: &mut String) {
     let _ = writeln!(out, "Forecast");
     if !o.has_base {
@@ -362,7 +394,7 @@ fn render_forecast(o: &Outcome, out: &mut String) {
         return;
     }
     if o.forecast.is_empty() && o.unforecast.is_empty() {
-        let _ = writeln!(out, "  no node impact\n");
+        let _ = writeln!(out, "  no node impact{}\n", why_no_impact(o));
         return;
     }
     for i in &o.forecast {

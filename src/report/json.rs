@@ -107,7 +107,7 @@ fn changes(o: &Outcome) -> Vec<Value> {
                 "file": head.map(|h| h.path.clone()),
                 "origin": head.or(base).map(|x| x.origin.describe()).filter(|d| !d.is_empty()),
                 "group": head.or(base).map(|x| x.origin.group()).filter(|d| !d.is_empty()),
-                "no_node_impact": crate::forecast::reach::cannot_reach_nodes(&c.id.group, &c.id.kind),
+                "no_node_impact": o.no_impact.get(&c.id).map(|n| n.why.as_str()),
                 "fields": c.fields.iter().map(|f| {
                     let head_pos = f.head.as_ref().and_then(|l| l.span);
                     let base_pos = f.base.as_ref().and_then(|l| l.span);

@@ -210,6 +210,7 @@ pub(crate) mod tests {
             diff: Default::default(),
             forecast,
             unforecast: Vec::new(),
+            no_impact: Default::default(),
             diagnostics,
             now: jiff::Timestamp::UNIX_EPOCH,
             now_given: true,

@@ -10,6 +10,44 @@ use crate::rules::{
     h113_hostedcluster_pause_ignored as h113, h114_generated_config_may_roll as h114,
 };
 
+/// Says why a changed pull secret or trust bundle of a HostedCluster rolls no NodePool: the
+/// NodePool controller hashes their names into the configuration, never their content (CRD
+/// descriptions of `spec.pullSecret` and `spec.additionalTrustBundle`; domain doc 5).
+pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
+    for change in &input.diff.changes {
+        let id = &change.id;
+        let (field, what) = match (id.group.as_str(), id.kind.as_str()) {
+            ("", "Secret") => ("pullSecret", "pull secret"),
+            ("", "ConfigMap") => ("additionalTrustBundle", "additional trust bundle"),
+            _ => continue,
+        };
+        let hc = [input.head, input.base].into_iter().find_map(|inv| {
+            inv.of_kind(GROUP, "HostedCluster").find(|hc| {
+                hc.id.namespace == id.namespace
+                    && hc
+                        .root()
+                        .path(&["spec", field, "name"])
+                        .and_then(|n| n.as_str())
+                        == Some(id.name.as_str())
+            })
+        });
+        let Some(hc) = hc else { continue };
+        out.no_impact.insert(
+            id.clone(),
+            crate::forecast::NoImpact {
+                why: format!(
+                    "only the {what}'s name is hashed into the NodePool configuration of HostedCluster {}; its content is not, so no NodePool rolls",
+                    match &hc.id.namespace {
+                        Some(ns) => format!("{ns}/{}", hc.id.name),
+                        None => hc.id.name.clone(),
+                    }
+                ),
+                specific: true,
+            },
+        );
+    }
+}
+
 /// HostedCluster-level findings: release changes that may roll NodePools through generated
 /// configuration, and pauses that do not pause NodePools.
 pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {

@@ -48,6 +48,7 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
         out.impacts.extend(j.impact);
     }
     diagnostics.extend(hosted_cluster::findings(input, out));
+    hosted_cluster::content_not_hashed(input, out);
     diagnostics.extend(config_maps::findings(input, out, &cms_rolling));
     let mut seen = BTreeSet::new();
     diagnostics.retain(|d| seen.insert((d.code, d.location.clone(), d.message.clone())));

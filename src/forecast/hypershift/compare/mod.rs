@@ -58,27 +58,81 @@ pub(super) fn located(
     )
 }
 
-/// NodePool fields that never roll nodes (domain doc 8).
-pub const NEVER: &[&str] = &[
-    "/spec/replicas",
-    "/spec/autoScaling",
-    "/spec/nodeLabels",
-    "/spec/taints",
-    "/spec/nodeDrainTimeout",
-    "/spec/nodeVolumeDetachTimeout",
-    "/spec/management/replace",
-    "/spec/management/inPlace",
-    "/spec/management/autoRepair",
-    "/spec/pausedUntil",
-    "/spec/changeManagement",
-    "/spec/platform/aws/resourceTags",
-    "/spec/platform/gcp/resourceLabels",
-    "/spec/platform/powervs/storageType",
-    "/spec/platform/powervs/imageDeletePolicy",
-    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-timeout",
-    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-node-startup-timeout",
-    "/metadata/annotations/hypershift.openshift.io~1machine-health-check-max-unhealthy",
-    "/metadata/annotations/hypershift.openshift.io~1enable-spot",
+/// NodePool fields that never roll nodes, and why (domain doc 8): the cause says so.
+pub const NEVER: &[(&str, &str)] = &[
+    ("/spec/replicas", "scales the pool; existing nodes are kept"),
+    (
+        "/spec/autoScaling",
+        "changes the autoscaler's bounds; existing nodes are kept",
+    ),
+    (
+        "/spec/nodeLabels",
+        "propagated to the existing nodes without replacing them",
+    ),
+    (
+        "/spec/taints",
+        "propagated to the existing nodes without replacing them",
+    ),
+    (
+        "/spec/nodeDrainTimeout",
+        "copied onto the machines; it only shapes later drains",
+    ),
+    (
+        "/spec/nodeVolumeDetachTimeout",
+        "copied onto the machines; it only shapes later drains",
+    ),
+    (
+        "/spec/management/replace",
+        "it says how later rollouts proceed, not what the nodes run",
+    ),
+    (
+        "/spec/management/inPlace",
+        "it says how later rollouts proceed, not what the nodes run",
+    ),
+    (
+        "/spec/management/autoRepair",
+        "it creates or deletes the MachineHealthCheck; machines are untouched",
+    ),
+    (
+        "/spec/pausedUntil",
+        "a pause stops reconciliation; it rolls nothing by itself",
+    ),
+    (
+        "/spec/changeManagement",
+        "it says when rollouts may start, not what they change",
+    ),
+    (
+        "/spec/platform/aws/resourceTags",
+        "tags are patched onto the existing AWS machines and are not part of the machine template",
+    ),
+    (
+        "/spec/platform/gcp/resourceLabels",
+        "labels are not part of the machine template",
+    ),
+    (
+        "/spec/platform/powervs/storageType",
+        "it applies to the boot image object, not to the machines",
+    ),
+    (
+        "/spec/platform/powervs/imageDeletePolicy",
+        "it applies to the boot image object, not to the machines",
+    ),
+    (
+        "/metadata/annotations/hypershift.openshift.io~1machine-health-check-timeout",
+        "it tunes the MachineHealthCheck only",
+    ),
+    (
+        "/metadata/annotations/hypershift.openshift.io~1machine-health-check-node-startup-timeout",
+        "it tunes the MachineHealthCheck only",
+    ),
+    (
+        "/metadata/annotations/hypershift.openshift.io~1machine-health-check-max-unhealthy",
+        "it tunes the MachineHealthCheck only",
+    ),
+    (
+        "/metadata/annotations/hypershift.openshift.io~1enable-spot",
+        "it only adds a tag, a MachineDeployment label and a spot MachineHealthCheck",
+    ),
 ];
 
 /// NodePool fields the API server never lets change (CEL `self == oldSelf`).
@@ -306,8 +360,11 @@ fn nodepool_fields(input: &Input<'_>, b: &Side<'_>, h: &Side<'_>, out: &mut Vec<
         .collect();
     for f in fields(input, id) {
         let p = f.path.as_str();
-        let (trigger, summary) = if NEVER.iter().any(|n| below(p, n)) {
-            (Trigger::Never, format!("{} (no rollout)", field_summary(f)))
+        let (trigger, summary) = if let Some((_, why)) = NEVER.iter().find(|(n, _)| below(p, n)) {
+            (
+                Trigger::Never,
+                format!("{} (no rollout: {why})", field_summary(f)),
+            )
         } else if IMMUTABLE.iter().any(|n| below(p, n)) {
             (
                 Trigger::Never,

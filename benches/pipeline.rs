@@ -72,7 +72,7 @@ fn stages(c: &mut Criterion) {
             base: &base,
             head: &head,
             diff: &diff,
-            options: &options,
+            settings: nodecast::check::forecast_settings(&options),
         };
         group.bench_function("forecast", |b| b.iter(|| forecast::forecast(&input)));
         let impacts = forecast::forecast(&input).impacts;

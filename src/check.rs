@@ -104,7 +104,10 @@ impl Options {
             enforce_windows: false,
             per_node_minutes: 10,
             min_permitted_hours: 48,
-            policy: Default::default(),
+            policy: crate::policy::Policy {
+                known: crate::catalog::all(),
+                ..Default::default()
+            },
             validation: crate::validate::Settings::default(),
             stream_metadata: None,
             assumed_platform: None,
@@ -226,6 +229,20 @@ fn diff_of(options: &Options, base: &Inventory, head: &Inventory, has_base: bool
     })
 }
 
+/// The forecast's settings, from the run's options.
+pub fn forecast_settings(options: &Options) -> forecast::Settings<'_> {
+    forecast::Settings {
+        now: options.now,
+        assume_nodes: &options.assume_nodes,
+        assumed_platform: options.assumed_platform.as_deref(),
+        cluster_roots: &options.cluster_roots,
+        enforce_windows: options.enforce_windows,
+        min_permitted_hours: options.min_permitted_hours,
+        per_node_minutes: options.per_node_minutes,
+        stream_metadata: options.stream_metadata.as_ref(),
+    }
+}
+
 /// The two revisions one evaluation reads.
 #[derive(Clone, Copy)]
 struct Pair<'a> {
@@ -255,7 +272,7 @@ fn evaluate(
         base: pair.base,
         head: pair.head,
         diff: pair.diff,
-        options,
+        settings: forecast_settings(options),
     };
     // The models and schema validation read the same inventories and nothing of each other:
     // they run side by side (validation spreads over the cores the models leave idle).
@@ -263,10 +280,12 @@ fn evaluate(
         || {
             let modelled = forecast::forecast(&input);
             let unforecast = forecast::unforecast(pair.head, pair.diff, &modelled);
-            let mut forecast = modelled.impacts;
-            let mut diagnostics = modelled.diagnostics;
-            crate::schedule::apply(&mut forecast, &input, &mut diagnostics);
-            (forecast, unforecast, modelled.no_impact, diagnostics)
+            (
+                modelled.impacts,
+                unforecast,
+                modelled.no_impact,
+                modelled.diagnostics,
+            )
         },
         || crate::validate::run(pair.base, pair.head, pair.head_files, &options.validation),
     );

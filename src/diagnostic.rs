@@ -1,36 +1,8 @@
 //! The one diagnostic type every rule produces and every report format renders.
 
-use std::fmt;
-
 use nodecast_yaml::Span;
 
-/// How serious a finding is; `--fail-on` compares against it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Worth knowing.
-    Info,
-    /// Probably wrong, or risky.
-    Warning,
-    /// Wrong: the cluster would reject or misapply it.
-    Error,
-}
-
-impl Severity {
-    /// The contract name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
-    }
-}
+pub use crate::code::Severity;
 
 /// Which snapshot a location is in, so code frames are cut from the right revision's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -145,11 +117,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// Starts a finding with a rule's code and default severity.
-    pub fn new(rule: &crate::rules::Rule, message: impl Into<String>, location: Location) -> Self {
+    /// Starts a finding with a code and its default severity.
+    pub fn new(code: &crate::code::Code, message: impl Into<String>, location: Location) -> Self {
         Diagnostic {
-            code: rule.code,
-            severity: rule.severity,
+            code: code.code,
+            severity: code.severity,
             message: message.into(),
             location,
             label: None,
@@ -202,7 +174,7 @@ impl Diagnostic {
 
     /// The documentation address of the rule.
     pub fn url(&self) -> String {
-        crate::rules::doc_url(self.code)
+        crate::code::doc_url(self.code)
     }
 
     /// Sort key: file, position, code — the order humans read findings in.

@@ -4,8 +4,10 @@
 //! The pipeline runs one way: [`source`] → [`parse`] → [`inventory`] → [`diff`] → [`forecast`] →
 //! [`rules`] → [`report`]. [`check::run`] drives it.
 
+pub mod catalog;
 pub mod check;
 pub mod classify;
+pub mod code;
 pub mod color;
 pub mod config;
 pub mod diagnostic;

@@ -10,7 +10,7 @@ use nodecast::color::{self, ColorChoice};
 use nodecast::diagnostic::Severity;
 use nodecast::report::{self, human};
 use nodecast::source::CompareRequest;
-use nodecast::{check, rules, Fatal};
+use nodecast::{catalog, check, Fatal};
 
 /// The located trees are millions of small allocations; mimalloc makes them markedly cheaper.
 #[global_allocator]
@@ -274,7 +274,7 @@ fn main() -> ExitCode {
         Command::Baseline(BaselineCommand::Write { file, check }) => write_baseline(&file, *check),
         Command::Rules => {
             let mut out = String::new();
-            for r in rules::ALL {
+            for r in catalog::all() {
                 out.push_str(&format!(
                     "{:<5} {:<8} {:<28} {}\n",
                     r.code, r.severity, r.name, r.summary
@@ -296,7 +296,7 @@ fn main() -> ExitCode {
             print(&String::from_utf8_lossy(&out)).map(|_| ExitCode::SUCCESS)
         }
         Command::Man { dir } => man(dir.as_deref()),
-        Command::Explain { code } => match rules::page(&code) {
+        Command::Explain { code } => match catalog::page(&code) {
             Some(page) => print(page).map(|_| ExitCode::SUCCESS),
             None => Err(Fatal::new(
                 format!("no rule has the code `{code}`"),
@@ -553,7 +553,11 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         None => nodecast::config::discover(&args.path),
     };
     if let Some(file) = config_file {
-        let config = nodecast::config::load(&file, &relative_name(&file, &root))?;
+        let config = nodecast::config::load(
+            &file,
+            &relative_name(&file, &root),
+            nodecast::catalog::all(),
+        )?;
         for (pool, n) in &config.assume_nodes {
             options.assume_nodes.entry(pool.clone()).or_insert(*n);
         }

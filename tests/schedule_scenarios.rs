@@ -96,7 +96,7 @@ impl Tree {
         Tree(dir)
     }
 
-    /// Runs `schedule::apply` on the entries at `now`; returns them with the findings.
+    /// Runs `forecast::when::apply` on the entries at `now`; returns them with the findings.
     fn apply(
         &self,
         now: &str,
@@ -126,11 +126,11 @@ impl Tree {
             base: &base,
             head: &head,
             diff: &diff,
-            options: &options,
+            settings: nodecast::check::forecast_settings(&options),
         };
         let mut impacts = impacts;
         let mut diags = Vec::new();
-        nodecast::schedule::apply(&mut impacts, &input, &mut diags);
+        nodecast::forecast::when::apply(&mut impacts, &input, &mut diags);
         (impacts, diags)
     }
 }

@@ -75,7 +75,7 @@ fn init_writes_a_configuration_the_parser_and_the_schema_accept_and_never_overwr
     assert_eq!(run.code, 0, "{}", run.stderr);
     let file = dir.path().join(".nodecast.yaml");
     let text = std::fs::read_to_string(&file).expect("written");
-    let parsed = nodecast::config::parse(&text, ".nodecast.yaml");
+    let parsed = nodecast::config::parse(&text, ".nodecast.yaml", nodecast::catalog::all());
     assert_eq!(
         parsed.diagnostics,
         Vec::new(),
@@ -133,7 +133,7 @@ fn the_configuration_schema_names_exactly_the_keys_the_parser_reads() {
             !validator.is_valid(&yaml_json(text)),
             "schema accepts {text:?}"
         );
-        let codes: Vec<&str> = nodecast::config::parse(text, "c")
+        let codes: Vec<&str> = nodecast::config::parse(text, "c", nodecast::catalog::all())
             .diagnostics
             .iter()
             .map(|d| d.code)
@@ -150,7 +150,7 @@ fn the_configuration_schema_names_exactly_the_keys_the_parser_reads() {
             "schema rejects {text:?}"
         );
         assert_eq!(
-            nodecast::config::parse(text, "c").diagnostics,
+            nodecast::config::parse(text, "c", nodecast::catalog::all()).diagnostics,
             Vec::new(),
             "{text:?}"
         );

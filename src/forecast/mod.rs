@@ -5,11 +5,13 @@
 //! affect nodes — see [`Impact`] for the contract every model fills in.
 
 pub mod boot_images;
+pub mod codes;
 pub mod hypershift;
 pub mod mco;
 pub mod reach;
 pub mod streams;
 mod unreadable;
+pub mod when;
 
 use serde::Serialize;
 
@@ -163,8 +165,30 @@ pub struct Input<'a> {
     pub head: &'a Inventory,
     /// Differences.
     pub diff: &'a Diff,
-    /// Settings.
-    pub options: &'a crate::check::Options,
+    /// The run's settings the models read.
+    pub settings: Settings<'a>,
+}
+
+/// What the models read from the run besides the revisions: the forecast's own settings, so it
+/// depends on no driver.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a> {
+    /// "Now", for pauses and maintenance windows (`--now`).
+    pub now: jiff::Timestamp,
+    /// Node counts the repository does not hold, by pool (`--assume-nodes`).
+    pub assume_nodes: &'a std::collections::BTreeMap<String, u32>,
+    /// The clusters' platform when no Infrastructure object says it (`platform:`).
+    pub assumed_platform: Option<&'a str>,
+    /// Folders (globs) that each hold one standalone cluster (`--cluster-root`).
+    pub cluster_roots: &'a [String],
+    /// A disruptive change that would start outside its window is an error (`--enforce-windows`).
+    pub enforce_windows: bool,
+    /// Minimum permitted hours in any 32-day span of a schedule (W109).
+    pub min_permitted_hours: u32,
+    /// Minutes one node takes to roll, to judge whether a rollout fits its window.
+    pub per_node_minutes: u32,
+    /// CoreOS boot image metadata (`--stream-metadata`).
+    pub stream_metadata: Option<&'a boot_images::Metadata>,
 }
 
 /// What the models produced.
@@ -195,13 +219,14 @@ pub struct NoImpact {
 
 /// Computes the forecast: every model's entries, strongest action first, then by target.
 ///
-/// Models plug in here (`hypershift::forecast(input, &mut out)`, `mco::forecast(input, &mut out)`).
+/// Models plug in here (`hypershift::forecast(input, &mut out)`, `mco::forecast(input, &mut out)`);
+/// `when` then says when each entry may start.
 pub fn forecast(input: &Input<'_>) -> Forecast {
     let mut out = Forecast::default();
     hypershift::forecast(input, &mut out);
     mco::forecast(input, &mut out);
     unreadable::forecast(input, &mut out);
-    crate::schedule::cover(input, &mut out);
+    when::cover(input, &mut out);
     explain_no_impact(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
@@ -219,6 +244,10 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
                 &b.target.name,
             ))
     });
+    // When each entry may start: the pools' pauses and maintenance windows at `--now`.
+    let mut impacts = std::mem::take(&mut out.impacts);
+    when::apply(&mut impacts, input, &mut out.diagnostics);
+    out.impacts = impacts;
     out
 }
 
@@ -257,7 +286,7 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         } else if crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
             || (id.group.is_empty() && id.kind == "Node")
             || referenced.contains(id)
-            || crate::inventory::wrapped::carries_unknown(c, input.head)
+            || carries_unknown(c, input.head)
             || is_wrapper(&id.kind)
             || may_be_node_input(input, id)
         {
@@ -343,8 +372,7 @@ pub fn unforecast(
         head.references.iter().map(|r| &r.target).collect();
     let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
     // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown (REAL).
-    let carries_unknown =
-        |c: &crate::diff::ObjectChange| crate::inventory::wrapped::carries_unknown(c, head);
+    let carries_unknown = |c: &crate::diff::ObjectChange| carries_unknown(c, head);
     diff.changes
         .iter()
         .filter(|c| {
@@ -359,4 +387,22 @@ pub fn unforecast(
         .filter(|id| !explained(id))
         .cloned()
         .collect()
+}
+
+/// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that
+/// was added or changed (the hub renders it), so the report assumes a rollout.
+fn carries_unknown(change: &crate::diff::ObjectChange, head: &crate::inventory::Inventory) -> bool {
+    let in_head = change
+        .head
+        .and_then(|i| head.objects.get(i))
+        .is_some_and(|o| crate::inventory::wrapped::raw_templates(o.root()).is_some());
+    let in_fields = change
+        .fields
+        .iter()
+        .any(|f| f.path.contains("/object-templates-raw"));
+    match change.kind {
+        crate::diff::ChangeKind::Added => in_head,
+        crate::diff::ChangeKind::Changed => in_fields,
+        crate::diff::ChangeKind::Removed | crate::diff::ChangeKind::Unreadable => false,
+    }
 }

@@ -10,8 +10,8 @@ use super::{Action, Cause, Forecast, Impact, Input, Target, When};
 use crate::diagnostic::Diagnostic;
 use crate::diff::unreadable::UnreadableChange;
 use crate::diff::ChangeKind;
+use crate::forecast::codes;
 use crate::parse::{LooseId, UnreadKind};
-use crate::rules::y010_unreadable_change as y010;
 
 /// A pool a file may reach, with where it is defined.
 struct Pool {
@@ -95,7 +95,7 @@ fn pools(input: &Input<'_>) -> (Vec<Pool>, Vec<(String, Pool)>, Vec<Pool>) {
 }
 
 fn mco_nodes(input: &Input<'_>, cluster: &str, pool: &str) -> Option<u32> {
-    let assumed = &input.options.assume_nodes;
+    let assumed = &input.settings.assume_nodes;
     assumed
         .get(&format!("{cluster}/{pool}"))
         .or_else(|| assumed.get(pool))
@@ -293,7 +293,7 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
             })
             .collect();
         let mut d = Diagnostic::new(
-            &y010::RULE,
+            &codes::Y010,
             format!(
                 "cannot read the changed file ({}): its node impact is unknown; assume a rollout of {} pool(s)",
                 u.reason(),

@@ -272,21 +272,3 @@ fn items<'a>(root: &'a Node, path: &[&str]) -> impl Iterator<Item = (usize, &'a 
         .iter()
         .enumerate()
 }
-
-/// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that
-/// was added or changed (the hub renders it), so the report assumes a rollout.
-pub fn carries_unknown(change: &crate::diff::ObjectChange, head: &super::Inventory) -> bool {
-    let in_head = change
-        .head
-        .and_then(|i| head.objects.get(i))
-        .is_some_and(|o| raw_templates(o.root()).is_some());
-    let in_fields = change
-        .fields
-        .iter()
-        .any(|f| f.path.contains("/object-templates-raw"));
-    match change.kind {
-        crate::diff::ChangeKind::Added => in_head,
-        crate::diff::ChangeKind::Changed => in_fields,
-        crate::diff::ChangeKind::Removed | crate::diff::ChangeKind::Unreadable => false,
-    }
-}

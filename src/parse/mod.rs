@@ -7,6 +7,7 @@
 pub mod data_url;
 mod embedded;
 mod ignition;
+pub mod role;
 mod unread;
 
 use std::collections::HashMap;
@@ -94,7 +95,7 @@ pub struct FileEntry {
     /// Shared between sides when the content is identical.
     pub parsed: Arc<ParsedFile>,
     /// What the file is to the cluster (set by [`crate::classify`]; a manifest until then).
-    pub role: crate::classify::Role,
+    pub role: role::Role,
 }
 
 impl FileEntry {
@@ -105,7 +106,7 @@ impl FileEntry {
             id: None,
             via_link: false,
             parsed,
-            role: crate::classify::Role::Manifest,
+            role: role::Role::Manifest,
         }
     }
 }
@@ -251,7 +252,7 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             .iter()
             .map(|f| FileEntry {
                 path: f.path.clone(),
-                role: crate::classify::Role::Manifest,
+                role: role::Role::Manifest,
                 id: f.content.id(),
                 via_link: f.via_link,
                 parsed: match &f.content {

@@ -3,10 +3,10 @@
 
 use nodecast_yaml::{LineIndex, Span};
 
+use super::codes;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::forecast::{Action, Impact};
 use crate::parse::FileEntry;
-use crate::rules;
 
 /// The trailer key.
 pub const TRAILER: &str = "Nodecast-Ack";
@@ -100,9 +100,7 @@ pub fn check(
     acks: &[String],
     head: &[FileEntry],
 ) -> Vec<Diagnostic> {
-    let Some(rule) = rules::find("C105") else {
-        return Vec::new();
-    };
+    let rule = &codes::C105;
     let all = acks.iter().any(|a| a.eq_ignore_ascii_case("all"));
     let mut out = Vec::new();
     for u in unmodelled {

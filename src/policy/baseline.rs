@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::codes;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::parse::ParsedSides;
-use crate::{fingerprint, rules, Fatal};
+use crate::{fingerprint, Fatal};
 
 /// The baseline format identifier.
 pub const SCHEMA: &str = "nodecast/baseline/v1";
@@ -115,7 +116,8 @@ pub fn apply(
             _ => kept.push(d),
         }
     }
-    if let Some(c106) = rules::find("C106") {
+    {
+        let c106 = &codes::C106;
         for e in &baseline.findings {
             if let Some(n) = left.get_mut(e.fingerprint.as_str()) {
                 if *n > 0 {

@@ -4,6 +4,7 @@
 
 pub mod ack;
 pub mod baseline;
+pub mod codes;
 pub mod introduced;
 pub mod suppress;
 
@@ -26,6 +27,9 @@ pub struct Policy {
     pub require_ack: bool,
     /// `--ack TARGET` values.
     pub acks: Vec<String>,
+    /// Every finding code (the catalog, passed down by the driver), to tell a suppression of an
+    /// unknown code from an unused one.
+    pub known: &'static [&'static crate::code::Code],
 }
 
 /// Drops the files the configuration does not select (and configuration files themselves).
@@ -66,7 +70,7 @@ pub struct Applied {
 /// Applies suppressions, acknowledgements, configuration findings, rule levels and the baseline,
 /// in that order.
 pub fn apply(policy: &Policy, input: Input<'_>, diagnostics: Vec<Diagnostic>) -> Applied {
-    let (mut out, suppressed) = suppress::apply(&input.files.head, diagnostics);
+    let (mut out, suppressed) = suppress::apply(&input.files.head, diagnostics, policy.known);
     if policy.require_ack {
         let mut acks = policy.acks.clone();
         acks.extend(input.trailer_acks);

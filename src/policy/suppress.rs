@@ -3,9 +3,9 @@
 
 use nodecast_yaml::{LineIndex, Span};
 
+use super::codes;
 use crate::diagnostic::{Diagnostic, Location, Side};
 use crate::parse::FileEntry;
-use crate::rules;
 
 /// Whether a suppression covers one line or the whole file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +150,11 @@ impl Suppression {
 }
 
 /// Drops suppressed findings; adds C103 (no reason, malformed) and C104 (suppresses nothing).
-pub fn apply(files: &[FileEntry], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, usize) {
+pub fn apply(
+    files: &[FileEntry],
+    diagnostics: Vec<Diagnostic>,
+    known: &[&crate::code::Code],
+) -> (Vec<Diagnostic>, usize) {
     let (sups, bad) = scan(files);
     let mut used: Vec<Vec<bool>> = sups.iter().map(|s| vec![false; s.codes.len()]).collect();
     let mut kept = Vec::new();
@@ -171,9 +175,7 @@ pub fn apply(files: &[FileEntry], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnost
             kept.push(d);
         }
     }
-    let (Some(c103), Some(c104)) = (rules::find("C103"), rules::find("C104")) else {
-        return (kept, suppressed);
-    };
+    let (c103, c104) = (&codes::C103, &codes::C104);
     for m in bad {
         kept.push(
             Diagnostic::new(c103, m.problem, Location::head(&m.path, m.span))
@@ -202,7 +204,7 @@ pub fn apply(files: &[FileEntry], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnost
             if used[i][j] {
                 continue;
             }
-            let message = if rules::find(code).is_none() {
+            let message = if !known.iter().any(|c| c.code.eq_ignore_ascii_case(code)) {
                 format!("suppression names `{code}`, which is not a rule code")
             } else {
                 match s.scope {

@@ -10,6 +10,7 @@
 //! that fail to render, are linted unrendered.
 
 mod candidates;
+pub mod codes;
 mod identity;
 pub mod interrupt;
 pub mod kustomization;
@@ -28,7 +29,6 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Location, Severity, Side};
 use crate::parse::{self, FileEntry, FileStatus, ParsedDoc, ParsedFile, ParsedSides};
-use crate::rules::{r101_render_failed, r102_render_refused, r103_renderer_missing};
 use kustomization::{dir_of, is_kustomization_path, is_remote, join, Ref, FILE_NAMES};
 pub use run::Renderer;
 pub use tree::Tree;
@@ -151,7 +151,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 .unwrap_or_else(|| "`kubectl` or `kustomize`".into());
             out.diagnostics.push(
                 Diagnostic::new(
-                    &r103_renderer_missing::RULE,
+                    &codes::R103,
                     format!(
                         "{} kustomization root(s) linted unrendered: {wanted} is not on PATH, so labels and patches that overlays add are not seen",
                         head_roots.len().max(base_roots.len())
@@ -213,14 +213,14 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
             if let Some((message, location)) = &p.refused {
                 if side == Side::Base {
                     out.base_alone.push(Diagnostic::new(
-                        &r102_render_refused::RULE,
+                        &codes::R102,
                         message.clone(),
                         as_head(location),
                     ));
                 }
                 if side == Side::Head || !head_plans.iter().any(|h| h.root == p.root) {
                     out.diagnostics.push(
-                        Diagnostic::new(&r102_render_refused::RULE, message.clone(), location.clone())
+                        Diagnostic::new(&codes::R102, message.clone(), location.clone())
                             .help("nodecast never runs plugins or fetches remote bases; vendor the base into the repository or replace the plugin with built-in fields — until then this root is linted unrendered"),
                     );
                 }
@@ -231,7 +231,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 let location = error_location(p, message, side);
                 if side == Side::Base {
                     out.base_alone.push(Diagnostic::new(
-                        &r101_render_failed::RULE,
+                        &codes::R101,
                         format!(
                             "overlay {} does not render (this revision), so what it deploys is unknown: {}",
                             display_root(&p.root),
@@ -241,7 +241,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                     ));
                 }
                 let already = out.diagnostics.iter().any(|d| {
-                    d.code == r101_render_failed::RULE.code
+                    d.code == codes::R101.code
                         && d.message
                             .starts_with(&format!("overlay {} ", display_root(&p.root)))
                         && d.notes.iter().any(|n| n.ends_with(message.as_str()))
@@ -256,7 +256,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 if !already {
                     out.diagnostics.push(
                         Diagnostic::new(
-                            &r101_render_failed::RULE,
+                            &codes::R101,
                             format!(
                                 "overlay {} does not render ({}), so what it deploys is unknown: {}",
                                 display_root(&p.root),

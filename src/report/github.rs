@@ -289,7 +289,7 @@ mod tests {
 
     #[test]
     fn annotations_drop_columns_when_multi_line() {
-        let rule = crate::rules::find("Y002").expect("Y002");
+        let rule = crate::catalog::find("Y002").expect("Y002");
         let one = Diagnostic::new(
             rule,
             "dup: a, b",

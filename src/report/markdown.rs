@@ -269,7 +269,7 @@ pub(crate) mod tests {
 
     #[test]
     fn findings_are_cut_at_the_budget_with_a_note() {
-        let rule = crate::rules::find("Y002").expect("Y002");
+        let rule = crate::catalog::find("Y002").expect("Y002");
         let many: Vec<Diagnostic> = (0..500)
             .map(|i| Diagnostic::new(rule, format!("finding {i}"), Location::head_file("a.yaml")))
             .collect();

@@ -4,9 +4,10 @@
 use serde_json::{json, Map, Value};
 
 use super::Texts;
+use crate::catalog;
 use crate::check::Outcome;
+use crate::code::{doc_url, Code};
 use crate::diagnostic::{Diagnostic, Location, Severity, Side};
-use crate::rules::{self, Rule};
 
 /// The schema address GitHub expects in `$schema`.
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -32,7 +33,7 @@ pub fn report(o: &Outcome) -> Value {
                     "semanticVersion": version,
                     "version": version,
                     "informationUri": "https://github.com/nodecast/nodecast",
-                    "rules": rules::ALL.iter().map(|r| rule(r)).collect::<Vec<_>>(),
+                    "rules": catalog::all().iter().map(|r| rule(r)).collect::<Vec<_>>(),
                 }
             },
             "automationDetails": {"id": "nodecast/"},
@@ -74,9 +75,9 @@ fn section(page: &str, heading: &str) -> Option<String> {
     (!para.is_empty()).then(|| para.join(" "))
 }
 
-fn rule(r: &Rule) -> Value {
-    let url = rules::doc_url(r.code);
-    let page = rules::page(r.code).unwrap_or(r.summary);
+fn rule(r: &Code) -> Value {
+    let url = doc_url(r.code);
+    let page = catalog::page(r.code).unwrap_or(r.summary);
     let full = section(page, "## What it checks").unwrap_or_else(|| r.summary.to_string());
     let problem = match r.severity {
         Severity::Error => "error",
@@ -195,7 +196,7 @@ fn result(o: &Outcome, d: &Diagnostic, texts: &Texts) -> Value {
     if let Some(help) = &d.help {
         text.push_str(&format!("\nhelp: {help}"));
     }
-    let rule_index = rules::ALL.iter().position(|r| r.code == d.code);
+    let rule_index = catalog::all().iter().position(|r| r.code == d.code);
     let mut res = Map::new();
     res.insert("ruleId".into(), json!(d.code));
     if let Some(i) = rule_index {
@@ -280,7 +281,7 @@ mod tests {
 
     #[test]
     fn every_rule_has_a_full_description() {
-        for r in rules::ALL {
+        for r in catalog::all() {
             let v = rule(r);
             let full = v["fullDescription"]["text"].as_str().unwrap_or_default();
             assert!(!full.is_empty(), "{}", r.code);
@@ -288,7 +289,7 @@ mod tests {
                 v["help"]["markdown"]
                     .as_str()
                     .unwrap_or_default()
-                    .contains(&rules::doc_url(r.code)),
+                    .contains(&doc_url(r.code)),
                 "{}",
                 r.code
             );

@@ -1,17 +1,20 @@
 //! I001: an Ignition file source is a data URL that cannot be decoded.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::IgnitionSource;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "I001",
     name: "invalid-ignition-data-url",
     severity: Severity::Error,
     summary: "A MachineConfig file's data URL cannot be decoded; the pool would go Degraded",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for d in ctx.head_docs() {
@@ -38,7 +41,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .unwrap_or("?");
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("MachineConfig {name}: {which}{file} cannot be decoded: {}", err.message),
                     Location::head(d.path, f.source_span),
                 )

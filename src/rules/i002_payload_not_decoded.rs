@@ -1,17 +1,20 @@
 //! I002: an Ignition file's data URL was not decoded because a decoding budget is used up.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::IgnitionSource;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "I002",
     name: "ignition-payload-not-decoded",
     severity: Severity::Warning,
     summary: "A MachineConfig file's data URL was not decoded: the budget for decoded payloads is used up, so its contents are not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for d in ctx.head_docs() {
@@ -38,7 +41,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .unwrap_or("?");
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("MachineConfig {name}: {which}{file} was {}", err.message),
                     Location::head(d.path, f.source_span),
                 )

@@ -3,16 +3,19 @@
 use nodecast_yaml::Node;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "K001",
     name: "incomplete-object",
     severity: Severity::Error,
     summary: "A document has kind but no apiVersion, or apiVersion but no kind",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
@@ -36,7 +39,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let start = entries.first().map(|e| e.key.span).unwrap_or(root.span);
         out.push(
-            Diagnostic::new(&RULE, message, Location::head(d.path, start))
+            Diagnostic::new(&CODE, message, Location::head(d.path, start))
                 .label("this document is meant to be an object")
                 .help(help),
         );

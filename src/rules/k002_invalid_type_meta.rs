@@ -1,17 +1,20 @@
 //! K002: `apiVersion` or `kind` is present but malformed.
 
 use super::{k001_incomplete_object::is_kind, Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "K002",
     name: "invalid-type-meta",
     severity: Severity::Error,
     summary:
         "apiVersion is not `version` or `group/version`, or kind is not an UpperCamelCase string",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
@@ -24,7 +27,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Some(s) if valid_api_version(s) => {}
             Some(s) => out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("apiVersion `{s}` is not of the form `group/version` (or `v1` for the core group)"),
                     Location::head(d.path, api.span),
                 )
@@ -33,7 +36,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
             None => out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("apiVersion must be a string, not a {}", api.type_name()),
                     Location::head(d.path, api.span),
                 )
@@ -47,7 +50,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .unwrap_or_else(|| kind.type_name().to_string());
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("kind `{shown}` is not an UpperCamelCase name"),
                     Location::head(d.path, kind.span),
                 )

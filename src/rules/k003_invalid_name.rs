@@ -1,19 +1,22 @@
 //! K003: `metadata.name` is missing or invalid.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::kinds;
 use crate::parse::type_meta;
 use crate::text::{is_dns_label, is_dns_subdomain};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "K003",
     name: "invalid-name",
     severity: Severity::Error,
     summary: "metadata.name is missing, not a string, or not a valid DNS-1123 name",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
@@ -35,7 +38,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .unwrap_or(root.span);
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("{kind} has no `metadata`, so it has no name"),
                     Location::head(d.path, start),
                 )
@@ -49,7 +52,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             None if meta.get("generateName").is_some() => {}
             None => out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("{kind} has no `metadata.name`"),
                     Location::head(d.path, meta_entry.key.span),
                 )
@@ -60,7 +63,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Some(name) => match name.as_str() {
                 None => out.push(
                     Diagnostic::new(
-                        &RULE,
+                        &CODE,
                         format!("metadata.name must be a string, not a {}", name.type_name()),
                         Location::head(d.path, name.span),
                     )
@@ -93,7 +96,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         };
                         out.push(
                             Diagnostic::new(
-                                &RULE,
+                                &CODE,
                                 format!("name `{n}` is not valid for a {kind}: it must be {what}"),
                                 Location::head(d.path, name.span),
                             )

@@ -13,19 +13,21 @@ use std::collections::BTreeSet;
 use nodecast_yaml::Node;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{wrapped, Inventory, Object};
 use crate::render::kustomization::dir_of;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "K004",
     name: "duplicate-object",
     severity: Severity::Error,
-    summary:
-        "Two documents applied together define the same object (group, kind, namespace, name); one is silently lost",
-    check,
+    summary: "Two documents applied together define the same object (group, kind, namespace, name); one is silently lost",
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn name_span(o: &Object) -> nodecast_yaml::Span {
     o.root()
@@ -96,7 +98,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!(
                     "{} is defined twice; the cluster keeps only the one applied last",
                     b.id

@@ -1,19 +1,22 @@
 //! K005: a kind nodecast does not know in an API group it models (usually a typo).
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::kinds;
 use crate::parse::type_meta;
 use crate::text::closest;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "K005",
     name: "unknown-kind",
     severity: Severity::Warning,
     summary: "A kind that does not exist in an OpenShift/HyperShift API group (usually a typo)",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
@@ -31,7 +34,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let span = root.get("kind").map(|n| n.span).unwrap_or(root.span);
         let mut diag = Diagnostic::new(
-            &RULE,
+            &CODE,
             format!("`{kind}` is not a kind of {group}: the API server would answer \"no matches for kind\""),
             Location::head(d.path, span),
         )

@@ -1,19 +1,22 @@
 //! R001: a NodePool refers to a HostedCluster or ConfigMap that is not there.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::ReferenceKind;
 use crate::text::closest;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "R001",
     name: "missing-reference",
     severity: Severity::Error,
     summary:
         "A NodePool refers to a HostedCluster or ConfigMap that does not exist in its namespace",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let inv = ctx.head;
@@ -38,7 +41,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .map(|o| o.id.name.as_str())
                 .collect();
             let mut d = Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!(
                     "{} refers to {what} `{}`, which does not exist in namespace `{ns}`",
                     from.id, r.target.name
@@ -59,7 +62,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             })
         } else {
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!(
                     "{} refers to {what} `{}`; no {} is managed in this repository, so it cannot be checked",
                     from.id, r.target.name, r.target.kind

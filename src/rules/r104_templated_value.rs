@@ -1,18 +1,21 @@
 //! R104: a changed value is a placeholder filled in at deploy time, so it cannot be checked.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::diff::ChangeKind;
 use crate::placeholder::placeholder;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "R104",
     name: "templated-value",
     severity: Severity::Info,
     summary: "A changed value is a placeholder (vault plugin, Go/Helm or ACM hub template) that cannot be checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for change in ctx
@@ -34,7 +37,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!(
                         "cannot check: templated value ({found}) at {}; the change is treated as a real change",
                         f.path

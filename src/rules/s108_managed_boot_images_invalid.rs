@@ -7,14 +7,11 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, pairs};
 use super::{Context, Rule};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 
 /// The rule.
 pub static RULE: Rule = Rule {
-    code: "S108",
-    name: "managed-boot-images-invalid",
-    severity: Severity::Error,
-    summary: "MachineConfiguration managedBootImages has an invalid machine manager, selection, or platform",
+    code: &crate::forecast::mco::codes::S108,
     check,
 };
 
@@ -36,7 +33,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut push = |pointer: String, msg: String, help: &str| {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &crate::forecast::mco::codes::S108,
                     format!("MachineConfiguration {} is rejected: {msg}", o.id.name),
                     at(o, &pointer),
                 )

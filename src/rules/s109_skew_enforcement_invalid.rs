@@ -4,17 +4,20 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, pairs};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S109",
     name: "skew-enforcement-invalid",
     severity: Severity::Error,
     summary: "MachineConfiguration bootImageSkewEnforcement has an invalid mode, a missing or forbidden field, or a malformed version",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 /// `x.y.z`, 5–10 characters.
 pub(crate) fn valid_ocp(v: &str) -> bool {
@@ -51,7 +54,7 @@ impl Check<'_, '_> {
     fn push(&mut self, pointer: &str, msg: String, help: &str) {
         self.out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("MachineConfiguration {} is rejected: {msg}", self.o.id.name),
                 at(self.o, pointer),
             )

@@ -4,17 +4,20 @@ use semver::Version;
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::streams::{rhel_of_rhcos, SKEW_LIMIT_OCP, SKEW_LIMIT_RHEL};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S110",
     name: "boot-image-skew-limit",
     severity: Severity::Warning,
     summary: "The recorded boot image is older than the skew limit (OCP 4.13.0 / RHEL 9.2): the MCO blocks the next minor upgrade",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 /// Why a recorded version is below the limit, if it is.
 pub(crate) fn below_limit(ocp: Option<&str>, rhcos: Option<&str>) -> Option<String> {
@@ -61,7 +64,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("the MCO will set Upgradeable=False and block the next minor upgrade: {why}"),
                     at(o, &format!("{block}/{field}")),
                 )

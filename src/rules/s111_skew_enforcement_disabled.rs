@@ -2,16 +2,19 @@
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S111",
     name: "skew-enforcement-disabled",
     severity: Severity::Warning,
     summary: "Boot image skew enforcement is off: old boot images may fail to scale up, and an alert fires",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, o) in pairs(
@@ -25,7 +28,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 "boot image skew is no longer checked: scaling up with an old boot image may fail, and the MCO fires an alert",
                 at(o, "/spec/bootImageSkewEnforcement/mode"),
             )

@@ -4,18 +4,21 @@ use semver::Version;
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::streams::{rhel_of_ocp, rhel_of_rhcos};
 use crate::inventory::Object;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S112",
     name: "recorded-boot-image-stale",
     severity: Severity::Warning,
     summary: "ClusterVersion moves to a minor on another RHEL minor than the recorded boot image: update the recorded version",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn version(o: &Object) -> Option<Version> {
     text(o, "/spec/desiredUpdate/version").and_then(|v| Version::parse(v).ok())
@@ -65,7 +68,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!(
                     "the recorded boot image (RHEL {}.{}) falls behind: ClusterVersion moves {from} → {to}, which ships RHEL {}.{}",
                     recorded.0, recorded.1, target.0, target.1

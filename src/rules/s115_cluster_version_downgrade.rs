@@ -4,16 +4,19 @@ use semver::Version;
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S115",
     name: "cluster-version-downgrade",
     severity: Severity::Error,
     summary: "ClusterVersion desiredUpdate moves to an older version: a minor downgrade is unsupported, a z-stream rollback may fail",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {
@@ -26,7 +29,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let minor = (to.major, to.minor) < (from.major, from.minor);
         let d = Diagnostic::new(
-            &RULE,
+            &CODE,
             if minor {
                 format!("ClusterVersion {} cannot go back {from} → {to}: the cluster-version operator rolls back only within the current minor", cv.id.name)
             } else {

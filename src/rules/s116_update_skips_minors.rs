@@ -4,18 +4,21 @@ use semver::Version;
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::hypershift::version::{as_v4_minor, Release};
 use crate::inventory::Object;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S116",
     name: "update-skips-minors",
     severity: Severity::Warning,
     summary: "An upgrade crosses more than one minor at once (ClusterVersion, HostedCluster or NodePool release)",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 /// How many minors `from` → `to` crosses (5.y counts as 4.(23+y)).
 pub(crate) fn minors(from: &Version, to: &Version) -> u64 {
@@ -38,7 +41,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if n > 1 {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("ClusterVersion {} jumps {n} minors at once ({from} → {to}): the cluster-version operator updates one minor at a time", cv.id.name),
                     at(cv, "/spec/desiredUpdate/version"),
                 )
@@ -57,7 +60,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if n > 1 {
                 out.push(
                     Diagnostic::new(
-                        &RULE,
+                        &CODE,
                         format!(
                             "{kind} {} jumps {n} minors at once ({from} → {to})",
                             o.id.name

@@ -4,17 +4,20 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, node, pairs};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S117",
     name: "update-forced",
     severity: Severity::Warning,
     summary:
         "ClusterVersion desiredUpdate.force bypasses signature verification and upgradeable checks",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {
@@ -25,7 +28,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("ClusterVersion {} forces the update: release signature verification and Upgradeable=False guards are skipped", cv.id.name),
                 at(cv, "/spec/desiredUpdate/force"),
             )

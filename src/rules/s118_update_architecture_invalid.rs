@@ -2,16 +2,19 @@
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S118",
     name: "update-architecture-invalid",
     severity: Severity::Error,
     summary: "ClusterVersion desiredUpdate.architecture is set with an image, without a version, or to a value other than Multi",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {
@@ -33,7 +36,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if let Some(problem) = problem {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("ClusterVersion {} is rejected: {problem}", cv.id.name),
                     at(cv, "/spec/desiredUpdate/architecture"),
                 )

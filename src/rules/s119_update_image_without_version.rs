@@ -2,16 +2,19 @@
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S119",
     name: "update-image-without-version",
     severity: Severity::Info,
     summary: "ClusterVersion desiredUpdate names an image without a version: the version cannot be checked before the update",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {
@@ -25,7 +28,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("ClusterVersion {} updates to an image without a version: nodecast cannot check the version transition", cv.id.name),
                 at(cv, "/spec/desiredUpdate/image"),
             )

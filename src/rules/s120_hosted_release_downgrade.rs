@@ -2,17 +2,20 @@
 
 use super::revisions::{at, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::hypershift::version::{as_v4_minor, Release};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S120",
     name: "hosted-release-downgrade",
     severity: Severity::Error,
     summary: "A HostedCluster's release moves to an older minor (y-stream downgrade)",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, hc) in pairs(
@@ -34,7 +37,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("HostedCluster {} cannot go back {from} → {to}: control planes are not downgraded across minors", hc.id.name),
                 at(hc, "/spec/release/image"),
             )

@@ -4,17 +4,20 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, node, pairs};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S121",
     name: "feature-set-change-rejected",
     severity: Severity::Error,
     summary: "A featureSet leaves a NoUpgrade set, goes OKD → Default, is removed, or is not a known set: the API server rejects it",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 /// The feature sets the API accepts.
 pub(crate) const FEATURE_SETS: [&str; 5] = [
@@ -66,7 +69,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if let Some(problem) = problem {
             out.push(
-                Diagnostic::new(&RULE, format!("{what} is rejected: {problem}"), at(o, pointer))
+                Diagnostic::new(&CODE, format!("{what} is rejected: {problem}"), at(o, pointer))
                     .label("irreversible feature set")
                     .help("restore the previous featureSet; a cluster on a NoUpgrade set stays on it for its lifetime")
                     .object(o.id.to_string()),

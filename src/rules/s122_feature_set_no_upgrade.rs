@@ -5,16 +5,19 @@ use nodecast_yaml::Node;
 use super::revisions::{at, node};
 use super::s121_feature_set_change_rejected::{feature_set_fields, no_upgrade};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S122",
     name: "feature-set-no-upgrade",
     severity: Severity::Warning,
     summary: "A featureSet enters TechPreviewNoUpgrade, DevPreviewNoUpgrade or CustomNoUpgrade: permanent, and minor upgrades are blocked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, o, pointer) in feature_set_fields(ctx) {
@@ -29,7 +32,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let mut d = Diagnostic::new(
-            &RULE,
+            &CODE,
             format!("{} {} enters {head}: this cannot be undone and blocks every minor upgrade of the cluster", o.id.kind, o.id.name),
             at(o, pointer),
         )

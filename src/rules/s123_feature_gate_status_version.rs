@@ -4,17 +4,20 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, node, pairs, text};
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "S123",
     name: "feature-gate-status-version",
     severity: Severity::Warning,
     summary: "FeatureGate status has the incoming version's gates but not the outgoing version's during an update",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn nearest_cv<'a>(ctx: &Context<'a>, o: &Object) -> Option<(Option<&'a Object>, &'a Object)> {
     let common = |p: &str| {
@@ -69,7 +72,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("components still on {outgoing} cannot read their feature gates: FeatureGate status lists {incoming} but not {outgoing}"),
                 at(fg, "/status/featureGates"),
             )

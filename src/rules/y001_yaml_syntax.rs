@@ -3,16 +3,19 @@
 use nodecast_yaml::ProblemKind;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y001",
     name: "yaml-syntax",
     severity: Severity::Error,
     summary: "The file, or YAML embedded in a ConfigMap, is not valid YAML",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for p in ctx.head_problems() {
@@ -27,7 +30,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             None => format!("invalid YAML: {}", p.problem.message),
         };
         out.push(
-            Diagnostic::new(&RULE, message, Location::head(&p.file.path, p.problem.span))
+            Diagnostic::new(&CODE, message, Location::head(&p.file.path, p.problem.span))
                 .label("the parser stopped here")
                 .help(
                     "fix the syntax here; documents after this point in the file are not checked",

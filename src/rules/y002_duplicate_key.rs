@@ -3,16 +3,19 @@
 use nodecast_yaml::ProblemKind;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y002",
     name: "duplicate-key",
     severity: Severity::Error,
     summary: "A mapping repeats a key: strict decoding rejects it, lenient decoding keeps only the last value",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for p in ctx.head_problems() {
@@ -21,7 +24,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let key = p.source_text().trim_end_matches(':').trim();
         let mut d = Diagnostic::new(
-            &RULE,
+            &CODE,
             format!("duplicate key `{key}`: the API server rejects it in strict mode, otherwise only this later value is kept"),
             Location::head(&p.file.path, p.problem.span),
         )

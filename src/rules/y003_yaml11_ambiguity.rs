@@ -6,17 +6,20 @@
 use nodecast_yaml::{Ambiguity, ProblemKind};
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::{type_meta, ParsedDoc};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y003",
     name: "yaml11-ambiguity",
     severity: Severity::Warning,
     summary: "An unquoted yes/no/on/off, 0644 or 1:30 that Kubernetes reads differently from YAML 1.2 tools",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Only inside Kubernetes objects: CI configs and Helm values are not read by the API server.
@@ -71,7 +74,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         };
         out.push(
-            Diagnostic::new(&RULE, message, Location::head(&p.file.path, p.problem.span))
+            Diagnostic::new(&CODE, message, Location::head(&p.file.path, p.problem.span))
                 .label("unquoted")
                 .help(help),
         );

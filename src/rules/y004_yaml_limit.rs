@@ -3,16 +3,19 @@
 use nodecast_yaml::ProblemKind;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y004",
     name: "yaml-limit",
     severity: Severity::Error,
     summary: "Alias expansion (billion laughs) or nesting depth exceeds the safety limit; the document is not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for p in ctx.head_problems() {
@@ -21,7 +24,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(
             Diagnostic::new(
-                &RULE,
+                &CODE,
                 format!("{}; this document is not checked", p.problem.message),
                 Location::head(&p.file.path, p.problem.span),
             )

@@ -1,17 +1,20 @@
 //! Y005: a Go/Helm-templated file is skipped.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::{FileStatus, UnreadKind};
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y005",
     name: "templated-file",
     severity: Severity::Info,
     summary: "The file holds Go/Helm template actions ({{ … }}) and is skipped until rendered",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
@@ -21,7 +24,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if let (UnreadKind::Templated, Some(at)) = (part.kind, part.at) {
                     out.push(
                         Diagnostic::new(
-                            &RULE,
+                            &CODE,
                             "templated document skipped: it is a template, not a manifest yet (the file's other documents are read)",
                             Location::head(&file.path, at),
                         )
@@ -34,7 +37,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if let FileStatus::Templated { at } = file.parsed.status {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     "templated file skipped: it is a template, not a manifest yet",
                     Location::head(&file.path, at),
                 )

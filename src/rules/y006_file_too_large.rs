@@ -1,24 +1,27 @@
 //! Y006: a file over the size limit is skipped.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y006",
     name: "file-too-large",
     severity: Severity::Warning,
     summary: "The file is larger than the size limit and is not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
         if let FileStatus::TooLarge { size } = file.parsed.status {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("file skipped: {size} bytes is over the size limit"),
                     Location::head_file(&file.path),
                 )

@@ -1,23 +1,26 @@
 //! Y007: a manifest-named file with NUL bytes is skipped.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y007",
     name: "binary-file",
     severity: Severity::Warning,
     summary: "A .yaml/.yml/.json file contains NUL bytes and is not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
         if file.parsed.status == FileStatus::Binary {
             out.push(
-                Diagnostic::new(&RULE, "binary file skipped: it contains NUL bytes", Location::head_file(&file.path))
+                Diagnostic::new(&CODE, "binary file skipped: it contains NUL bytes", Location::head_file(&file.path))
                     .help("if this is an encrypted or binary artefact, rename it; if it is a manifest, save it as UTF-8 text"),
             );
         }

@@ -3,24 +3,27 @@
 use nodecast_yaml::Span;
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y008",
     name: "non-utf8-file",
     severity: Severity::Warning,
     summary: "The file is not valid UTF-8 and is not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
         if let Some(encoding) = file.parsed.encoding {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("file is {encoding}, not UTF-8: nodecast reads it decoded, Kubernetes tools may not"),
                     Location::head_file(&file.path),
                 )
@@ -37,7 +40,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 },
             );
             out.push(
-                Diagnostic::new(&RULE, format!("file is not UTF-8: {detail}"), location)
+                Diagnostic::new(&CODE, format!("file is not UTF-8: {detail}"), location)
                     .help("re-encode it as UTF-8 (`iconv -f LATIN1 -t UTF-8`); Kubernetes only reads UTF-8 manifests"),
             );
         }

@@ -1,25 +1,28 @@
 //! Y009: a file could not be read.
 
 use super::{Context, Rule};
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
 
-/// The rule.
-pub static RULE: Rule = Rule {
+/// The code this rule emits.
+pub static CODE: Code = Code {
     code: "Y009",
     name: "unreadable-file",
     severity: Severity::Warning,
     summary:
         "A manifest file could not be read (permissions, missing Git object) and is not checked",
-    check,
 };
+
+/// The rule.
+pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
         if let FileStatus::Unreadable { reason } = &file.parsed.status {
             out.push(
                 Diagnostic::new(
-                    &RULE,
+                    &CODE,
                     format!("file not checked: {reason}"),
                     Location::head_file(&file.path),
                 )

@@ -2,6 +2,7 @@
 //! little, unreferenced policies, the master pool vs ClusterVersion, worker vs control-plane window
 //! overlap, the bypass annotation, and the reminder that the API is unreleased.
 
+use crate::schedule::codes;
 use nodecast_yaml::{Node, NodeKind, Scalar};
 
 use super::days::{self, DAY};
@@ -12,13 +13,6 @@ use super::stanza::{Schema, StrategyB};
 use super::windows::{Next, Schedule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::Inventory;
-use crate::rules::{
-    w101_change_management_unreleased as unreleased, w107_invalid_exclusion as exclusion,
-    w108_schedule_never_opens as never, w109_little_permitted_time as little,
-    w110_invalid_policy as invalid, w114_unreferenced_policy as unreferenced,
-    w115_master_stanza_differs as master, w116_windows_never_overlap as no_overlap,
-    w117_empty_bypass_annotation as bypass, w120_pool_machine_config_target as target,
-};
 
 /// The bypass annotation (domain doc 4.13).
 pub const BYPASS: &str = "machineconfiguration.openshift.io/bypass-change-management";
@@ -40,7 +34,7 @@ pub fn run(
 ) {
     if let Some((path, span)) = &model.first_use {
         out.push(
-            Diagnostic::new(&unreleased::RULE, "change-management policies are not served by any OpenShift release; only nodecast enforces them", Location::head(path, *span))
+            Diagnostic::new(&codes::W101, "change-management policies are not served by any OpenShift release; only nodecast enforces them", Location::head(path, *span))
                 .help("keep them for review and --enforce-windows; a real API server rejects these kinds and drops `spec.changeManagement`")
                 .note("the enhancement (openshift/enhancements#1571) was closed without merging and never named an API group or version"),
         );
@@ -75,7 +69,7 @@ pub fn run(
                 .any(|hc| hc.id.namespace == p.namespace);
             if let (false, Some(ns)) = (in_cluster_ns, &p.namespace) {
                 let at = root.path(&["metadata", "namespace"]).unwrap_or(root);
-                out.push(src.diag(&invalid::RULE, at, format!("no HostedCluster lives in namespace `{ns}`; a HostedChangeManagementPolicy must be in its HostedCluster's namespace to be used"))
+                out.push(src.diag(&codes::W110, at, format!("no HostedCluster lives in namespace `{ns}`; a HostedChangeManagementPolicy must be in its HostedCluster's namespace to be used"))
                     .help("move the policy to the namespace of the HostedCluster and its NodePools"));
             }
         }
@@ -85,7 +79,7 @@ pub fn run(
         });
         if !used {
             let name = root.path(&["metadata", "name"]).unwrap_or(root);
-            out.push(src.diag(&unreferenced::RULE, name, format!("{} is not referenced by any changeManagement stanza, so it has no effect", p.label))
+            out.push(src.diag(&codes::W114, name, format!("{} is not referenced by any changeManagement stanza, so it has no effect", p.label))
                 .help("reference it from the objects it should govern (`policy: {name: …}` or `byPolicy: {name: …}`), or delete it"));
         }
     }
@@ -111,11 +105,11 @@ fn opens(
             } else {
                 "this schedule permits no change within the next 1000 days: every rollout under it waits forever".to_string()
             };
-            out.push(src.diag(&never::RULE, at, msg).help("fix the recurrence or the exclusions; use `strategy: Restrictive` to hold changes deliberately"));
+            out.push(src.diag(&codes::W108, at, msg).help("fix the recurrence or the exclusions; use `strategy: Restrictive` to hold changes deliberately"));
             return;
         }
         Next::At { start, .. } if start - now > 730 * DAY => {
-            out.push(src.diag(&never::RULE, at, format!("the next window opens only {} ({} days away); the proposal requires one within 2 years", days::human(start), (start - now) / DAY))
+            out.push(src.diag(&codes::W108, at, format!("the next window opens only {} ({} days away); the proposal requires one within 2 years", days::human(start), (start - now) / DAY))
                 .severity(Severity::Warning)
                 .help("make the recurrence select a date at least every 2 years"));
             return;
@@ -137,7 +131,7 @@ fn opens(
             .map(|&(a, b)| (b.min(st + span) - a.max(st)).max(0))
             .sum();
         if covered < min {
-            out.push(src.diag(&little::RULE, at, format!(
+            out.push(src.diag(&codes::W109, at, format!(
                 "only {} of permitted time in the 32 days from {} (minimum {}h): rollouts and security updates stall",
                 duration::show(covered), days::human(st), settings.min_permitted_hours))
                 .help("widen the windows or shorten exclusions (the minimum is set with --min-permitted-hours)"));
@@ -158,7 +152,7 @@ fn straddles(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, out: &mut Vec<Dia
         for &(from, until) in &s.exclusions {
             for boundary in [from * DAY, until * DAY] {
                 if a < boundary && boundary < b {
-                    out.push(src.diag(&exclusion::RULE, at, format!(
+                    out.push(src.diag(&codes::W107, at, format!(
                         "the window {} → {} runs across an exclusion boundary ({}); only the part outside the excluded days is permitted",
                         days::human(a), days::human(b), days::human(boundary)))
                         .severity(Severity::Warning)
@@ -218,7 +212,7 @@ fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
         }
         let cv_obj = &inv.objects[cv.index];
         let mut d = Src::of(obj)
-            .at(&master::RULE, st.key_span, "the master pool's changeManagement differs from ClusterVersion's and will be overwritten by the cluster-version operator")
+            .at(&codes::W115, st.key_span, "the master pool's changeManagement differs from ClusterVersion's and will be overwritten by the cluster-version operator")
             .help("remove the stanza from the master pool, or make it equal to ClusterVersion's");
         d = match &cv.stanza {
             Some(s) => d.related(
@@ -287,7 +281,7 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
         }
         let Some(st) = &h.stanza else { continue };
         let cobj = &inv.objects[control.index];
-        let mut d = Src::of(obj).at(&no_overlap::RULE, st.key_span, format!(
+        let mut d = Src::of(obj).at(&codes::W116, st.key_span, format!(
             "the windows of {} never overlap those of its control plane ({}) in the next year, so upgrades leave version skew between windows",
             obj.id, cobj.id));
         if let Some(cs) = &control.stanza {
@@ -316,7 +310,7 @@ fn pool_targets(inv: &Inventory, out: &mut Vec<Diagnostic>) {
                 .and_then(|s| s.strip_prefix(&format!("rendered-{pool}-")))
                 .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
             if !rendered {
-                out.push(src.diag(&target::RULE, n, format!("`machineConfig.name` should name a rendered config of pool `{pool}` (`rendered-{pool}-<hash>`)"))
+                out.push(src.diag(&codes::W120, n, format!("`machineConfig.name` should name a rendered config of pool `{pool}` (`rendered-{pool}-<hash>`)"))
                     .severity(Severity::Warning)
                     .help(format!("use the name of a rendered config, e.g. `rendered-{pool}-` followed by its hash (`oc get machineconfig`)")));
             }
@@ -332,7 +326,7 @@ fn pool_targets(inv: &Inventory, out: &mut Vec<Diagnostic>) {
                 let shown = v.key_text().unwrap_or(v.type_name());
                 out.push(
                     src.diag(
-                        &target::RULE,
+                        &codes::W120,
                         v,
                         format!("`{shown}` is not a valid `machineConfig.{key}`"),
                     )
@@ -361,7 +355,7 @@ fn bypass_annotations(inv: &Inventory, out: &mut Vec<Diagnostic>) {
             _ => false,
         };
         if empty {
-            out.push(Src::of(obj).diag(&bypass::RULE, &e.value, format!("the bypass-change-management annotation on {} is empty, so it has no effect: the rollout still waits for the pool's window", obj.id))
+            out.push(Src::of(obj).diag(&codes::W117, &e.value, format!("the bypass-change-management annotation on {} is empty, so it has no effect: the rollout still waits for the pool's window", obj.id))
                 .help("set a non-empty value such as \"true\" to bypass change management, or remove the annotation"));
         }
     }

@@ -2,9 +2,11 @@
 //! brief's revision with RRULE strings, and Schema B, the final revision with structured
 //! recurrences), compute their windows in UTC, and say when each forecast rollout may start.
 //!
-//! Everything here depends on `--now`, so its findings are made by [`apply`] (called from
-//! `check::run`) rather than by rules; the rule files only register the W1xx codes.
+//! Pure time arithmetic: nothing here reads a forecast. The forecast calls in
+//! (`forecast::when`) to decide when each rollout may start and to lint the policies, because
+//! both depend on `--now`; this stage declares the W1xx codes those findings carry.
 
+pub mod codes;
 pub mod days;
 pub mod decide;
 pub mod duration;
@@ -18,27 +20,53 @@ pub mod stanza;
 pub mod structured;
 pub mod windows;
 
-mod apply;
-
 use std::ops::Range;
+use std::sync::Arc;
 
 use nodecast_yaml::{LineIndex, Node, Span};
 
-pub use apply::apply;
+use crate::code::Code;
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::inventory::Object;
 
-use crate::diagnostic::Severity;
-use crate::rules::Rule;
+/// Where an object's findings go: its file, text and name.
+pub struct Src<'a> {
+    /// Repository-relative path.
+    pub path: &'a str,
+    /// The file's text (for spans inside strings).
+    pub text: Arc<str>,
+    /// `Kind/namespace/name`.
+    pub object: String,
+}
 
-/// Marks changed change-management policies as judged: editing a policy moves windows but never
-/// touches a node, so the report must not list it as "not yet modelled; assume a rollout".
-pub fn cover(input: &crate::forecast::Input<'_>, out: &mut crate::forecast::Forecast) {
-    for change in &input.diff.changes {
-        if matches!(
-            change.id.kind.as_str(),
-            "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
-        ) {
-            out.covered.insert(change.id.clone());
+impl<'a> Src<'a> {
+    /// The source of an inventory object.
+    pub fn of(obj: &'a Object) -> Self {
+        Src {
+            path: &obj.path,
+            text: obj.file().text.clone().unwrap_or_else(|| Arc::from("")),
+            object: obj.id.to_string(),
         }
+    }
+
+    /// A finding on a node.
+    pub fn diag(&self, rule: &'static Code, node: &Node, message: impl Into<String>) -> Diagnostic {
+        self.at(rule, node.span, message)
+    }
+
+    /// A finding on a span.
+    pub fn at(&self, rule: &'static Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, message, Location::head(self.path, span)).object(self.object.clone())
+    }
+
+    /// A finding on a byte range inside a string node.
+    pub fn in_string(&self, node: &Node, f: Finding) -> Diagnostic {
+        let span = string_span(&self.text, node, f.range.clone());
+        let mut d = self.at(f.code, span, f.message).severity(f.severity);
+        if let Some(h) = f.help {
+            d = d.help(h);
+        }
+        d
     }
 }
 
@@ -46,7 +74,7 @@ pub fn cover(input: &crate::forecast::Input<'_>, out: &mut crate::forecast::Fore
 #[derive(Clone)]
 pub struct Finding {
     /// The rule.
-    pub code: &'static Rule,
+    pub code: &'static Code,
     /// Severity (the rule's default unless lowered or raised).
     pub severity: Severity,
     /// Byte range in the decoded string.
@@ -69,7 +97,7 @@ impl std::fmt::Debug for Finding {
 
 impl Finding {
     /// A finding with the rule's default severity.
-    pub fn new(code: &'static Rule, range: Range<usize>, message: impl Into<String>) -> Self {
+    pub fn new(code: &'static Code, range: Range<usize>, message: impl Into<String>) -> Self {
         Finding {
             code,
             severity: code.severity,

@@ -1,57 +1,15 @@
 //! The change-management objects of one side: policies, and the objects that carry a stanza,
 //! with stanza references resolved.
 
-use std::sync::Arc;
+use crate::schedule::codes;
 
 use nodecast_yaml::{Node, Span};
 
 use super::policy::{self, Policy, PolicyKind};
 use super::stanza::{self, PolicyRef, Schema, Stanza};
-use super::Finding;
-use crate::diagnostic::{Diagnostic, Location};
+pub use super::Src;
+use crate::diagnostic::Diagnostic;
 use crate::inventory::{Inventory, Object};
-use crate::rules::{w113_unresolved_policy as unresolved, Rule};
-
-/// Where an object's findings go: its file, text and name.
-pub struct Src<'a> {
-    /// Repository-relative path.
-    pub path: &'a str,
-    /// The file's text (for spans inside strings).
-    pub text: Arc<str>,
-    /// `Kind/namespace/name`.
-    pub object: String,
-}
-
-impl<'a> Src<'a> {
-    /// The source of an inventory object.
-    pub fn of(obj: &'a Object) -> Self {
-        Src {
-            path: &obj.path,
-            text: obj.file().text.clone().unwrap_or_else(|| Arc::from("")),
-            object: obj.id.to_string(),
-        }
-    }
-
-    /// A finding on a node.
-    pub fn diag(&self, rule: &'static Rule, node: &Node, message: impl Into<String>) -> Diagnostic {
-        self.at(rule, node.span, message)
-    }
-
-    /// A finding on a span.
-    pub fn at(&self, rule: &'static Rule, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(rule, message, Location::head(self.path, span)).object(self.object.clone())
-    }
-
-    /// A finding on a byte range inside a string node.
-    pub fn in_string(&self, node: &Node, f: Finding) -> Diagnostic {
-        let span = super::string_span(&self.text, node, f.range.clone());
-        let mut d = self.at(f.code, span, f.message).severity(f.severity);
-        if let Some(h) = f.help {
-            d = d.help(h);
-        }
-        d
-    }
-}
 
 /// Which kind carries a stanza.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,7 +150,7 @@ impl Model {
                     let candidates: Vec<&Policy> =
                         self.policies.iter().filter(|p| p.kind == kind).collect();
                     let mut d = src
-                        .at(&unresolved::RULE, r.span, format!("the change-management policy is not in the repository, so when changes may start is unknown: no {place}"))
+                        .at(&codes::W113, r.span, format!("the change-management policy is not in the repository, so when changes may start is unknown: no {place}"))
                         .label("no such policy");
                     let same_name = candidates.iter().find(|p| p.name == r.name);
                     d = if let Some(p) = same_name {

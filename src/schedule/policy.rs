@@ -1,20 +1,17 @@
 //! `ChangeManagementPolicy` / `HostedChangeManagementPolicy` objects of both schemas.
 
+use crate::schedule::codes;
 use nodecast_yaml::Node;
 
 use super::days::{self, DAY};
 use super::duration;
-use super::model::Src;
 use super::rrule;
 use super::stanza::Schema;
 use super::structured;
 use super::windows::{Dates, Schedule};
+use super::Src;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
-use crate::rules::{
-    w105_invalid_window_time as bad_time, w106_overlapping_windows as overlap,
-    w107_invalid_exclusion as bad_exclusion, w110_invalid_policy as invalid,
-};
 
 /// The two policy kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +106,7 @@ pub fn parse(
     let Some(spec) = root.get("spec").filter(|s| s.as_map().is_some()) else {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W110,
                 root.get("spec").unwrap_or(root),
                 "the policy has no `spec`, so its strategy is unknown",
             )
@@ -122,7 +119,7 @@ pub fn parse(
     match spec.get("strategy") {
         None => out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W110,
                 spec,
                 "`spec.strategy` is missing, so when changes may start is unknown",
             )
@@ -135,7 +132,7 @@ pub fn parse(
                 Some("MaintenanceSchedule") => Some(Strategy::MaintenanceSchedule),
                 _ => {
                     let shown = s.key_text().unwrap_or(s.type_name());
-                    let mut d = src.diag(&invalid::RULE, s, format!("`{shown}` is not a policy strategy, so when changes may start is unknown"));
+                    let mut d = src.diag(&codes::W110, s, format!("`{shown}` is not a policy strategy, so when changes may start is unknown"));
                     d = match s.as_str().and_then(|t| {
                         crate::text::closest(
                             t,
@@ -153,12 +150,12 @@ pub fn parse(
     }
     match (p.strategy, ms) {
         (Some(Strategy::MaintenanceSchedule), None) => out.push(
-            src.diag(&invalid::RULE, spec.get("strategy").unwrap_or(spec), "`MaintenanceSchedule` without `maintenanceSchedule` behaves as Restrictive: no change will ever start")
+            src.diag(&codes::W110, spec.get("strategy").unwrap_or(spec), "`MaintenanceSchedule` without `maintenanceSchedule` behaves as Restrictive: no change will ever start")
                 .severity(Severity::Warning)
                 .help("add `maintenanceSchedule.permit`, or say `strategy: Restrictive` if the hold is deliberate"),
         ),
         (Some(s), Some(e)) if s != Strategy::MaintenanceSchedule => out.push(
-            src.diag(&invalid::RULE, &e.key, format!("`maintenanceSchedule` is ignored under `strategy: {s:?}`"))
+            src.diag(&codes::W110, &e.key, format!("`maintenanceSchedule` is ignored under `strategy: {s:?}`"))
                 .severity(Severity::Warning)
                 .help("remove it, or set `strategy: MaintenanceSchedule` to use it"),
         ),
@@ -178,15 +175,15 @@ fn scope(src: &Src<'_>, root: &Node, p: &Policy, out: &mut Vec<Diagnostic>) {
     let at = ns_node.or_else(|| root.get("metadata")).unwrap_or(root);
     match (p.kind, p.schema, &p.namespace) {
         (PolicyKind::Cluster, Some(Schema::A), None) => out.push(
-            src.diag(&invalid::RULE, at, "this ChangeManagementPolicy uses an RRULE string (Schema A), whose policies are namespaced, but it has no namespace")
+            src.diag(&codes::W110, at, "this ChangeManagementPolicy uses an RRULE string (Schema A), whose policies are namespaced, but it has no namespace")
                 .help("set `metadata.namespace` (e.g. `openshift-machine-config-operator`), or switch to the structured recurrence of the cluster-scoped revision"),
         ),
         (PolicyKind::Cluster, Some(Schema::B), Some(_)) => out.push(
-            src.diag(&invalid::RULE, at, "this ChangeManagementPolicy uses the structured recurrence (Schema B), whose ChangeManagementPolicy is cluster-scoped, but it has a namespace")
+            src.diag(&codes::W110, at, "this ChangeManagementPolicy uses the structured recurrence (Schema B), whose ChangeManagementPolicy is cluster-scoped, but it has a namespace")
                 .help("remove `metadata.namespace`, or use HostedChangeManagementPolicy for hosted clusters"),
         ),
         (PolicyKind::Hosted, _, None) => out.push(
-            src.diag(&invalid::RULE, at, "a HostedChangeManagementPolicy is namespaced (the HostedCluster's namespace), but this one has no namespace")
+            src.diag(&codes::W110, at, "a HostedChangeManagementPolicy is namespaced (the HostedCluster's namespace), but this one has no namespace")
                 .help("set `metadata.namespace` to the HostedCluster's namespace"),
         ),
         _ => {}
@@ -208,7 +205,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
     if ms.as_map().is_none() {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W110,
                 ms,
                 format!(
                     "`maintenanceSchedule` must be a mapping, not a {}",
@@ -232,7 +229,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
         s.permit = true;
         if permit.as_map().is_none() {
             out.push(
-                src.diag(&invalid::RULE, permit, "`permit` must be a mapping")
+                src.diag(&codes::W110, permit, "`permit` must be a mapping")
                     .help("write `permit: {recurrence: …, startTime: \"02:00\", duration: 4h}`"),
             );
             return None;
@@ -255,7 +252,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                     }
                 }
                 None => {
-                    out.push(src.diag(&crate::rules::w102_invalid_rrule::RULE, r, format!("`recurrence` must be an RRULE string or a structured mapping, not a {}", r.type_name()))
+                    out.push(src.diag(&codes::W102, r, format!("`recurrence` must be an RRULE string or a structured mapping, not a {}", r.type_name()))
                         .help("quote it: `recurrence: \"FREQ=WEEKLY;BYDAY=SA\"`"));
                     ok = false;
                 }
@@ -268,7 +265,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                     if t.with_seconds {
                         out.push(
                             src.diag(
-                                &bad_time::RULE,
+                                &codes::W105,
                                 st,
                                 "`startTime` has seconds; the proposal's format is `HH:MM`",
                             )
@@ -283,7 +280,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                     } else {
                         ""
                     };
-                    out.push(src.diag(&bad_time::RULE, st, format!("`startTime` is not a time of day `HH:MM` (00:00–23:59, UTC){hint}, so the window is unknown"))
+                    out.push(src.diag(&codes::W105, st, format!("`startTime` is not a time of day `HH:MM` (00:00–23:59, UTC){hint}, so the window is unknown"))
                         .help("write e.g. `startTime: \"02:00\"`"));
                     ok = false;
                 }
@@ -296,16 +293,16 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
                     if let Dates::Rule(rec) = &s.dates {
                         overlapping(src, du, rec, secs, now, out);
                     } else if secs > DAY {
-                        out.push(src.diag(&overlap::RULE, du, format!("windows of {} on every date overlap: changes may start at any time", duration::show(secs)))
+                        out.push(src.diag(&codes::W106, du, format!("windows of {} on every date overlap: changes may start at any time", duration::show(secs)))
                             .help("shorten `duration` to 24h or less, or use `strategy: Permissive`"));
                     }
                 }
                 Some(_) => {
-                    out.push(src.diag(&bad_time::RULE, du, "`duration` must be greater than zero, so this window never opens").help("write a positive duration such as `4h`, or omit it to keep the window open until the end of the day"));
+                    out.push(src.diag(&codes::W105, du, "`duration` must be greater than zero, so this window never opens").help("write a positive duration such as `4h`, or omit it to keep the window open until the end of the day"));
                     ok = false;
                 }
                 None => {
-                    out.push(src.diag(&bad_time::RULE, du, "`duration` is not a duration like `8h` or `1h30m`, so the window is unknown").help("write a Go duration with units h, m, s, e.g. `4h` or `1h30m`"));
+                    out.push(src.diag(&codes::W105, du, "`duration` is not a duration like `8h` or `1h30m`, so the window is unknown").help("write a Go duration with units h, m, s, e.g. `4h` or `1h30m`"));
                     ok = false;
                 }
             }
@@ -317,7 +314,7 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
             None => {
                 out.push(
                     src.diag(
-                        &bad_exclusion::RULE,
+                        &codes::W107,
                         ex,
                         format!("`exclude` must be a list, not a {}", ex.type_name()),
                     )
@@ -349,7 +346,7 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
     let Some(from_node) = item.get("fromDate") else {
         out.push(
             src.diag(
-                &bad_exclusion::RULE,
+                &codes::W107,
                 item,
                 "an exclusion without `fromDate` excludes nothing",
             )
@@ -360,7 +357,7 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
     let Some(from) = date(from_node) else {
         out.push(
             src.diag(
-                &bad_exclusion::RULE,
+                &codes::W107,
                 from_node,
                 "`fromDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown",
             )
@@ -374,7 +371,7 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
             None => {
                 out.push(
                     src.diag(
-                        &bad_exclusion::RULE,
+                        &codes::W107,
                         u,
                         "`untilDate` is not a date `YYYY-MM-DD`, so the exclusion is unknown",
                     )
@@ -383,7 +380,7 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
                 return None;
             }
             Some(until) if until <= from => {
-                out.push(src.diag(&bad_exclusion::RULE, u, "`untilDate` is not after `fromDate`, so the exclusion is empty (untilDate is exclusive)")
+                out.push(src.diag(&codes::W107, u, "`untilDate` is not after `fromDate`, so the exclusion is empty (untilDate is exclusive)")
                     .help("set `untilDate` to the day after the last excluded day"));
                 return None;
             }
@@ -407,7 +404,7 @@ fn overlapping(
     let gap = dates.windows(2).map(|w| w[1] - w[0]).min();
     if let Some(gap) = gap {
         if secs > gap * DAY {
-            out.push(src.diag(&overlap::RULE, du, format!("windows of {} overlap: selected dates can be {gap} day(s) apart, so the windows merge", duration::show(secs)))
+            out.push(src.diag(&codes::W106, du, format!("windows of {} overlap: selected dates can be {gap} day(s) apart, so the windows merge", duration::show(secs)))
                 .help(format!("shorten `duration` to at most {}h, or use `strategy: Permissive` if changes may start any time", gap * 24)));
         }
     }

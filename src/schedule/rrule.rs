@@ -1,13 +1,12 @@
 //! RRULE strings (Schema A `permit.recurrence`): parsed and validated per RFC 5545 §3.3.10 and
 //! the proposal's constraints, with every finding on the exact part of the string.
 
+use crate::schedule::codes;
 use std::ops::Range;
 
 use super::recur::{Freq, Recurrence};
 use super::Finding;
 use crate::diagnostic::Severity;
-use crate::rules::w104_rare_dates as rare;
-use crate::rules::{w102_invalid_rrule as invalid, w103_rrule_portability as portability};
 
 const PARTS: [&str; 14] = [
     "FREQ",
@@ -66,7 +65,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     {
         out.push(
             Finding::new(
-                &portability::RULE,
+                &codes::W103,
                 0..6,
                 "the `RRULE:` property name is not part of the value; it is ignored",
             )
@@ -77,7 +76,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let body = &text[body_start..];
     if body.trim().is_empty() {
         out.push(
-            Finding::new(&invalid::RULE, 0..text.len(), "the recurrence is empty, so no window is defined")
+            Finding::new(&codes::W102, 0..text.len(), "the recurrence is empty, so no window is defined")
                 .help("write a rule such as `FREQ=WEEKLY;BYDAY=SA`, or remove `recurrence` to permit every date"),
         );
         return (None, out);
@@ -96,7 +95,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             };
             out.push(
                 Finding::new(
-                    &invalid::RULE,
+                    &codes::W102,
                     sep..(sep + 1).min(text.len()),
                     "empty RRULE part: the value is `NAME=VALUE` parts separated by single `;`",
                 )
@@ -107,7 +106,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         let Some(eq) = raw.find('=') else {
             out.push(
                 Finding::new(
-                    &invalid::RULE,
+                    &codes::W102,
                     range.clone(),
                     format!("`{raw}` is not a `NAME=VALUE` part"),
                 )
@@ -130,7 +129,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     for part in &parts {
         if !PARTS.contains(&part.name.as_str()) {
             let mut f = Finding::new(
-                &invalid::RULE,
+                &codes::W102,
                 part.name_range.clone(),
                 format!(
                     "unknown RRULE part `{}`, so the rule is rejected",
@@ -147,7 +146,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         if let Some(first) = seen.iter().find(|p| p.name == part.name) {
             out.push(
                 Finding::new(
-                    &invalid::RULE,
+                    &codes::W102,
                     part.range.clone(),
                     format!(
                         "`{}` is given twice; RFC 5545 allows each part once",
@@ -169,7 +168,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let Some(freq_part) = get("FREQ") else {
         out.push(
             Finding::new(
-                &invalid::RULE,
+                &codes::W102,
                 0..text.len(),
                 "the rule has no `FREQ`, which RFC 5545 requires",
             )
@@ -180,7 +179,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     if keep.first().map(|p| p.name.as_str()) != Some("FREQ") {
         out.push(
             Finding::new(
-                &portability::RULE,
+                &codes::W103,
                 freq_part.range.clone(),
                 "`FREQ` is not the first part; some parsers require it first",
             )
@@ -195,7 +194,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         "HOURLY" | "MINUTELY" | "SECONDLY" => {
             out.push(
                 Finding::new(
-                    &invalid::RULE,
+                    &codes::W102,
                     freq_part.value_range.clone(),
                     format!(
                         "`FREQ={}` selects times, but a maintenance schedule must select dates",
@@ -210,7 +209,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
         }
         _ => {
             let mut f = Finding::new(
-                &invalid::RULE,
+                &codes::W102,
                 freq_part.value_range.clone(),
                 format!(
                     "unknown frequency `{}`",
@@ -239,7 +238,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 }
                 _ => out.push(
                     Finding::new(
-                        &invalid::RULE,
+                        &codes::W102,
                         part.value_range.clone(),
                         format!("`INTERVAL={}` is not a positive integer", part.value),
                     )
@@ -249,7 +248,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             "COUNT" | "UNTIL" => {
                 out.push(
                     Finding::new(
-                        &invalid::RULE,
+                        &codes::W102,
                         part.range.clone(),
                         format!(
                             "`{}` would end the schedule; a maintenance schedule must not end",
@@ -264,7 +263,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 if part.name == "UNTIL" && has("COUNT") {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             part.name_range.clone(),
                             "`COUNT` and `UNTIL` are mutually exclusive (RFC 5545)",
                         )
@@ -274,7 +273,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             }
             "BYSECOND" | "BYMINUTE" | "BYHOUR" => out.push(
                 Finding::new(
-                    &invalid::RULE,
+                    &codes::W102,
                     part.range.clone(),
                     format!(
                         "`{}` selects times, but a maintenance schedule selects dates",
@@ -294,7 +293,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             "BYMONTHDAY" => {
                 if freq == Some(Freq::Weekly) {
                     out.push(
-                        Finding::new(&invalid::RULE, part.name_range.clone(), "`BYMONTHDAY` cannot be used with `FREQ=WEEKLY` (RFC 5545)")
+                        Finding::new(&codes::W102, part.name_range.clone(), "`BYMONTHDAY` cannot be used with `FREQ=WEEKLY` (RFC 5545)")
                             .help("use `FREQ=MONTHLY` for days of the month, or `BYDAY` for days of the week"),
                     );
                 }
@@ -309,7 +308,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 if matches!(freq, Some(Freq::Daily | Freq::Weekly | Freq::Monthly)) {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             part.name_range.clone(),
                             format!(
                                 "`BYYEARDAY` cannot be used with `FREQ={}` (RFC 5545)",
@@ -331,7 +330,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 if freq.is_some() && freq != Some(Freq::Yearly) {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             part.name_range.clone(),
                             "`BYWEEKNO` can only be used with `FREQ=YEARLY` (RFC 5545)",
                         )
@@ -341,7 +340,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 out.push(maybe_unsupported(part));
                 if !has("WKST") {
                     out.push(
-                        Finding::new(&portability::RULE, part.name_range.clone(), "week numbers depend on the week start, and `WKST` is not given (default Monday)")
+                        Finding::new(&codes::W103, part.name_range.clone(), "week numbers depend on the week start, and `WKST` is not given (default Monday)")
                             .help("add `WKST=MO` (or the week start you mean)"),
                     );
                 }
@@ -359,7 +358,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 if !others {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             part.name_range.clone(),
                             "`BYSETPOS` needs another `BYxxx` part to pick from (RFC 5545)",
                         )
@@ -385,7 +384,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 Some(w) => rec.wkst = w as u8,
                 None => out.push(
                     Finding::new(
-                        &invalid::RULE,
+                        &codes::W102,
                         part.value_range.clone(),
                         format!("`WKST={}` is not a weekday", part.value),
                     )
@@ -398,13 +397,13 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     if freq == Some(Freq::Weekly) {
         if !has("BYDAY") {
             out.push(
-                Finding::new(&portability::RULE, freq_part.value_range.clone(), "`FREQ=WEEKLY` without `BYDAY` selects Thursdays (the weekday of the 1970-01-01 anchor)")
+                Finding::new(&codes::W103, freq_part.value_range.clone(), "`FREQ=WEEKLY` without `BYDAY` selects Thursdays (the weekday of the 1970-01-01 anchor)")
                     .help("add an explicit `BYDAY`, e.g. `BYDAY=TH`"),
             );
         } else if rec.interval > 1 && !has("WKST") {
             if let Some(p) = get("INTERVAL") {
                 out.push(
-                    Finding::new(&portability::RULE, p.range.clone(), "which weeks an `INTERVAL` selects depends on the week start, and `WKST` is not given (default Monday)")
+                    Finding::new(&codes::W103, p.range.clone(), "which weeks an `INTERVAL` selects depends on the week start, and `WKST` is not given (default Monday)")
                         .help("add `WKST=MO` (or the week start you mean)"),
                 );
             }
@@ -417,13 +416,13 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let ok = freq.is_some()
         && !out
             .iter()
-            .any(|f| f.severity == Severity::Error && f.code.code == invalid::RULE.code);
+            .any(|f| f.severity == Severity::Error && f.code.code == codes::W102.code);
     (ok.then_some(rec), out)
 }
 
 fn maybe_unsupported(part: &Part) -> Finding {
     Finding::new(
-        &portability::RULE,
+        &codes::W103,
         part.name_range.clone(),
         format!("`{}` is beyond the RRULE subset the proposal promises; a controller may not support it", part.name),
     )
@@ -432,7 +431,7 @@ fn maybe_unsupported(part: &Part) -> Finding {
 
 fn range_error(item: &Item<'_>, part: &str, range: &str) -> Finding {
     Finding::new(
-        &invalid::RULE,
+        &codes::W102,
         item.range.clone(),
         format!("`{}` is not a valid {part} value ({range})", item.text),
     )
@@ -472,7 +471,7 @@ fn by_day(
         let (num, day) = (&item.text[..split], &item.text[split..]);
         let Some(w) = WEEKDAYS.iter().position(|d| *d == day) else {
             out.push(
-                Finding::new(&invalid::RULE, item.range.clone(), format!("`{}` is not a weekday", item.text))
+                Finding::new(&codes::W102, item.range.clone(), format!("`{}` is not a weekday", item.text))
                     .help("BYDAY takes MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal like `1MO` or `-1FR`"),
             );
             continue;
@@ -485,7 +484,7 @@ fn by_day(
                 None => {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             item.range.start..item.range.start + num.len(),
                             format!("`{num}` is not a valid BYDAY ordinal (1 to 53 or -53 to -1)"),
                         )
@@ -500,7 +499,7 @@ fn by_day(
             match freq {
                 Some(Freq::Daily | Freq::Weekly) => {
                     out.push(
-                        Finding::new(&invalid::RULE, num_range, format!("an ordinal weekday like `{}` only works with `FREQ=MONTHLY` or `YEARLY` (RFC 5545)", item.text))
+                        Finding::new(&codes::W102, num_range, format!("an ordinal weekday like `{}` only works with `FREQ=MONTHLY` or `YEARLY` (RFC 5545)", item.text))
                             .help(format!("write `{day}` for every {day}, or use `FREQ=MONTHLY`")),
                     );
                     continue;
@@ -508,7 +507,7 @@ fn by_day(
                 Some(Freq::Yearly) if with_week_no => {
                     out.push(
                         Finding::new(
-                            &invalid::RULE,
+                            &codes::W102,
                             num_range,
                             "an ordinal weekday cannot be combined with `BYWEEKNO` (RFC 5545)",
                         )
@@ -521,7 +520,7 @@ fn by_day(
                 {
                     out.push(
                         Finding::new(
-                            &rare::RULE,
+                            &codes::W104,
                             num_range,
                             format!(
                                 "no month has {} {day} days, so `{}` never matches",
@@ -536,7 +535,7 @@ fn by_day(
                     if (freq == Some(Freq::Monthly) || with_month) && n.abs() == 5 =>
                 {
                     out.push(
-                        Finding::new(&rare::RULE, num_range, format!("most months have only four of each weekday, so `{}` is skipped in those months", item.text))
+                        Finding::new(&codes::W104, num_range, format!("most months have only four of each weekday, so `{}` is skipped in those months", item.text))
                             .help(format!("use `-1{day}` for the last {day} of every month")),
                     );
                 }
@@ -586,12 +585,12 @@ fn rare_month_days(parts: &[Part], rec: &Recurrence, freq: Option<Freq>, out: &m
             } else {
                 Severity::Error
             };
-            Finding::new(&rare::RULE, item.range.clone(), format!("day {} never occurs in {}, so it selects no date", item.text, names.join(", ")))
+            Finding::new(&codes::W104, item.range.clone(), format!("day {} never occurs in {}, so it selects no date", item.text, names.join(", ")))
                 .help("invalid dates are skipped, not moved to the month's end; use a day that exists, or -1 for the last day")
                 .severity(sev)
         } else {
             Finding::new(
-                &rare::RULE,
+                &codes::W104,
                 item.range.clone(),
                 format!(
                     "day {} does not exist in {}; those months get no window",

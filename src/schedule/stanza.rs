@@ -1,12 +1,12 @@
 //! `spec.changeManagement` on ClusterVersion, MachineConfigPool, HostedCluster and NodePool:
 //! Schema A (`disabledUntil`, `pausedUntil`, `policy`) or Schema B (`strategy`, `byPolicy`, …).
 
+use crate::schedule::codes;
 use nodecast_yaml::{Entry, Node, NodeKind, Scalar, Span};
 
 use super::days;
-use super::model::Src;
+use super::Src;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::{w111_invalid_stanza as invalid, w112_expired_until as expired};
 
 /// Which revision a stanza or policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     let Some(map) = node.as_map() else {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W111,
                 node,
                 format!(
                     "`changeManagement` must be a mapping, not a {}",
@@ -133,7 +133,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     };
     let strategy_text = node.get("strategy").and_then(Node::as_str);
     if node.get("config").is_some() || strategy_text.is_some_and(|s| OLD_STRATEGIES.contains(&s)) {
-        out.push(src.diag(&invalid::RULE, &entry.key, "this stanza follows an early revision of the change-management proposal (inline `config` / strategy `MaintenanceSchedule`, `Disabled`, `Assisted`, `Manual`) that nodecast does not support; it is ignored")
+        out.push(src.diag(&codes::W111, &entry.key, "this stanza follows an early revision of the change-management proposal (inline `config` / strategy `MaintenanceSchedule`, `Disabled`, `Assisted`, `Manual`) that nodecast does not support; it is ignored")
             .severity(Severity::Warning)
             .help("move the schedule into a ChangeManagementPolicy and reference it with `policy: {name: …}` (or `strategy: ByPolicy` + `byPolicy`)"));
         return None;
@@ -151,7 +151,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
         if !A_KEYS.contains(&k) && !B_KEYS.contains(&k) {
             let mut d = src
                 .diag(
-                    &invalid::RULE,
+                    &codes::W111,
                     &e.key,
                     format!("unknown change-management field `{k}`; it is ignored"),
                 )
@@ -184,7 +184,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     }
     if !a.is_empty() && !b.is_empty() {
         let first_b = b[0];
-        out.push(src.diag(&invalid::RULE, &first_b.key, format!("the stanza mixes Schema A fields ({}) with Schema B fields ({}), so when changes may start is unknown",
+        out.push(src.diag(&codes::W111, &first_b.key, format!("the stanza mixes Schema A fields ({}) with Schema B fields ({}), so when changes may start is unknown",
             a.iter().filter_map(|e| e.key.key_text()).collect::<Vec<_>>().join(", "),
             b.iter().filter_map(|e| e.key.key_text()).collect::<Vec<_>>().join(", ")))
             .help("use one revision: `disabledUntil`/`pausedUntil`/`policy`, or `strategy`/`byPolicy`/`permissiveUntil`/`restrictiveUntil`"));
@@ -229,7 +229,7 @@ fn parse_a(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                         };
                         out.push(
                             src.diag(
-                                &expired::RULE,
+                                &codes::W112,
                                 v,
                                 format!(
                                     "`{key}` expired on {}; the object now follows {then}",
@@ -269,12 +269,12 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
         ..
     } = &v.kind
     {
-        out.push(src.diag(&invalid::RULE, v, format!("`{key}` is a YAML boolean, but the field is a string; the API server rejects it"))
+        out.push(src.diag(&codes::W111, v, format!("`{key}` is a YAML boolean, but the field is a string; the API server rejects it"))
             .help(format!("quote it: `{key}: \"{b}\"`")));
         return None;
     }
     let Some(s) = v.as_str() else {
-        out.push(src.diag(&invalid::RULE, v, format!("`{key}` must be a string (\"true\", \"false\" or an RFC 3339 date-time), not a {}", v.type_name()))
+        out.push(src.diag(&codes::W111, v, format!("`{key}` must be a string (\"true\", \"false\" or an RFC 3339 date-time), not a {}", v.type_name()))
             .help(format!("write e.g. `{key}: \"2026-12-01T00:00:00Z\"`")));
         return None;
     };
@@ -289,7 +289,7 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
         (true, Err(_)) => {
             out.push(
                 src.diag(
-                    &invalid::RULE,
+                    &codes::W111,
                     v,
                     format!(
                         "`{key}` is not an RFC 3339 date-time (a zone such as `Z` is required)"
@@ -300,7 +300,7 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
             None
         }
         (false, _) => {
-            out.push(src.diag(&invalid::RULE, v, format!("`{key}` must be \"true\", \"false\" or an RFC 3339 date-time of at most 35 characters"))
+            out.push(src.diag(&codes::W111, v, format!("`{key}` must be \"true\", \"false\" or an RFC 3339 date-time of at most 35 characters"))
                 .help(format!("write e.g. `{key}: \"2026-12-01T00:00:00Z\"`")));
             None
         }
@@ -320,7 +320,7 @@ fn reference(
     else {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W111,
                 p,
                 "the policy reference has no `name`, so when changes may start is unknown",
             )
@@ -345,7 +345,7 @@ fn reference(
 
 fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
     let Some(s) = node.get("strategy") else {
-        out.push(src.diag(&invalid::RULE, node, "the stanza has Schema B fields but no `strategy`, so when changes may start is unknown")
+        out.push(src.diag(&codes::W111, node, "the stanza has Schema B fields but no `strategy`, so when changes may start is unknown")
             .help("add `strategy: ByPolicy` (or Permissive, Restrictive, PermissiveUntil, RestrictiveUntil)"));
         st.valid = false;
         return;
@@ -361,7 +361,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
         Some(_) => Some(StrategyB::RestrictiveUntil),
         None => {
             let shown = s.key_text().unwrap_or(s.type_name());
-            let mut d = src.diag(&invalid::RULE, s, format!("`{shown}` is not a change-management strategy, so when changes may start is unknown"));
+            let mut d = src.diag(&codes::W111, s, format!("`{shown}` is not a change-management strategy, so when changes may start is unknown"));
             d = match s
                 .as_str()
                 .and_then(|t| crate::text::closest(t, B_STRATEGIES))
@@ -387,7 +387,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
             (Some(v), false) => {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W111,
                         v,
                         format!("`{key}` is only valid with `strategy: {want:?}`"),
                     )
@@ -395,7 +395,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                 );
             }
             (None, true) => {
-                out.push(src.diag(&invalid::RULE, s, format!("`strategy: {want:?}` needs `{key}`, so when changes may start is unknown"))
+                out.push(src.diag(&codes::W111, s, format!("`strategy: {want:?}` needs `{key}`, so when changes may start is unknown"))
                     .help(format!("add `{key}: \"2026-12-01T00:00:00Z\"`")));
                 st.valid = false;
             }
@@ -408,7 +408,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                         _ => "Permissive".to_string(),
                     };
                     if t <= now {
-                        out.push(src.diag(&expired::RULE, v, format!("`{key}` expired on {}; the object now follows {fallback}", days::human(t)))
+                        out.push(src.diag(&codes::W112, v, format!("`{key}` expired on {}; the object now follows {fallback}", days::human(t)))
                             .help(format!("remove the date and set the strategy you mean, or move `{key}` forward")));
                     }
                     if want == StrategyB::PermissiveUntil {
@@ -417,7 +417,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                         st.restrictive_until = Some(t);
                     }
                     if st.policy.is_none() {
-                        out.push(src.diag(&invalid::RULE, s, format!("after `{key}` this object falls back to {fallback}, since no `byPolicy` is set"))
+                        out.push(src.diag(&codes::W111, s, format!("after `{key}` this object falls back to {fallback}, since no `byPolicy` is set"))
                             .severity(Severity::Info)
                             .help("add `byPolicy: {name: …}` to follow a schedule afterwards"));
                     }
@@ -425,7 +425,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                 None => {
                     out.push(
                         src.diag(
-                            &invalid::RULE,
+                            &codes::W111,
                             v,
                             format!("`{key}` is not an RFC 3339 date-time"),
                         )
@@ -440,7 +440,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
     if st.strategy == Some(StrategyB::ByPolicy) && st.policy.is_none() {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W111,
                 s,
                 "`strategy: ByPolicy` needs `byPolicy.name`, so when changes may start is unknown",
             )

@@ -1,16 +1,14 @@
 //! Schema B's structured `recurrence` (frequency Daily/Weekly/Monthly/Yearly with its member),
 //! validated against the final revision's schema comments and reduced to a [`Recurrence`].
 
+use crate::schedule::codes;
 use nodecast_yaml::{Node, Scalar};
 
-use super::model::Src;
 use super::recur::{Freq, Recurrence};
 use super::rrule::{max_days, month_name};
 use super::windows::Dates;
+use super::Src;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::{
-    w103_rrule_portability as portability, w104_rare_dates as rare, w110_invalid_policy as invalid,
-};
 
 const DAYS: [&str; 7] = [
     "Monday",
@@ -36,7 +34,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
     if node.as_map().is_none() {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W110,
                 node,
                 format!(
                     "`recurrence` must be a mapping with `frequency`, not a {}",
@@ -50,7 +48,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
     let Some(freq_node) = node.get("frequency") else {
         out.push(
             src.diag(
-                &invalid::RULE,
+                &codes::W110,
                 node,
                 "`recurrence.frequency` is missing, so no date is selected",
             )
@@ -75,7 +73,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
     for m in MEMBERS {
         if m != wanted {
             if let Some(e) = node.entry(m) {
-                out.push(src.diag(&invalid::RULE, &e.key, format!("`{m}` does not belong with `frequency: {}`; exactly the matching member may be set", title(wanted)))
+                out.push(src.diag(&codes::W110, &e.key, format!("`{m}` does not belong with `frequency: {}`; exactly the matching member may be set", title(wanted)))
                     .help(format!("move the settings under `{wanted}`, or remove `{m}`")));
                 ok = false;
             }
@@ -94,7 +92,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             let Some(m) = member else {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W110,
                         freq_node,
                         "`frequency: Weekly` needs `weekly.daysOfWeek`",
                     )
@@ -105,7 +103,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             rec.interval = interval(src, m, 26, out)?;
             if rec.interval > 1 {
                 if let Some(n) = m.get("interval") {
-                    out.push(src.diag(&portability::RULE, n, "which weeks an interval selects is not defined by the API; nodecast counts weeks from Monday 1969-12-29 (the week of the 1970-01-01 anchor)")
+                    out.push(src.diag(&codes::W103, n, "which weeks an interval selects is not defined by the API; nodecast counts weeks from Monday 1969-12-29 (the week of the 1970-01-01 anchor)")
                         .help("check the selected dates with `nodecast schedule`"));
                 }
             }
@@ -120,7 +118,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             let Some(m) = member else {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W110,
                         freq_node,
                         format!("`frequency: {}` needs `{wanted}`", title(wanted)),
                     )
@@ -130,7 +128,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             };
             let Some(by_node) = m.get("by") else {
                 out.push(
-                    src.diag(&invalid::RULE, m, format!("`{wanted}.by` is missing"))
+                    src.diag(&codes::W110, m, format!("`{wanted}.by` is missing"))
                         .help("set `by: Date` or `by: Day`"),
                 );
                 return None;
@@ -144,7 +142,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             if let Some(e) = m.entry(other) {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W110,
                         &e.key,
                         format!("`{other}` does not belong with `by: {}`", title(want)),
                     )
@@ -155,7 +153,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             let Some(sub) = m.get(want) else {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W110,
                         by_node,
                         format!("`by: {}` needs `{wanted}.{want}`", title(want)),
                     )
@@ -168,7 +166,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             } else {
                 if let Some(n) = sub.get("interval").or_else(|| m.get("interval")) {
                     out.push(
-                        src.diag(&invalid::RULE, n, "`yearly` has no interval")
+                        src.diag(&codes::W110, n, "`yearly` has no interval")
                             .help("remove `interval`; every year is selected"),
                     );
                     ok = false;
@@ -176,7 +174,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                 let Some(month) = sub.get("month") else {
                     out.push(
                         src.diag(
-                            &invalid::RULE,
+                            &codes::W110,
                             sub,
                             format!("`yearly.{want}.month` is missing"),
                         )
@@ -216,7 +214,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                     }
                     let d = if missing.len() == months.len() {
                         src.diag(
-                            &rare::RULE,
+                            &codes::W104,
                             item,
                             format!(
                                 "date {v} never occurs in {}, so it selects no date",
@@ -230,7 +228,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                         })
                     } else {
                         src.diag(
-                            &rare::RULE,
+                            &codes::W104,
                             item,
                             format!(
                                 "date {v} does not exist in {}; those months get no window",
@@ -247,7 +245,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                     let (Some(w), Some(d)) = (item.get("weekOfMonth"), item.get("dayOfWeek"))
                     else {
                         let mut diag = src.diag(
-                            &invalid::RULE,
+                            &codes::W110,
                             item,
                             "each `days` entry needs `weekOfMonth` and `dayOfWeek`",
                         );
@@ -265,7 +263,7 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
                     let wi = enum_value(src, w, &WEEKS.map(|(n, _)| n), "weekOfMonth", out)?;
                     let di = enum_value(src, d, &DAYS, "dayOfWeek", out)?;
                     if WEEKS[wi].1 == 5 {
-                        out.push(src.diag(&rare::RULE, w, "most months have only four of each weekday, so `Fifth` is skipped in those months")
+                        out.push(src.diag(&codes::W104, w, "most months have only four of each weekday, so `Fifth` is skipped in those months")
                             .help("use `Last` for the last such weekday of every month"));
                     }
                     rec.by_day.push((WEEKS[wi].1, di as u8));
@@ -303,7 +301,7 @@ fn enum_value(
     }
     let shown = node.key_text().unwrap_or(node.type_name());
     let mut d = src.diag(
-        &invalid::RULE,
+        &codes::W110,
         node,
         format!("`{shown}` is not a valid {field}"),
     );
@@ -331,7 +329,7 @@ fn int_in(
         _ => {
             out.push(
                 src.diag(
-                    &invalid::RULE,
+                    &codes::W110,
                     node,
                     format!("`{field}` must be an integer from {min} to {max}"),
                 )
@@ -357,7 +355,7 @@ fn list<'n>(
 ) -> Option<&'n [Node]> {
     let Some(e) = parent.entry(key) else {
         out.push(
-            src.diag(&invalid::RULE, parent, format!("`{key}` is missing"))
+            src.diag(&codes::W110, parent, format!("`{key}` is missing"))
                 .help(format!("add `{key}:` with at least one entry")),
         );
         return None;
@@ -367,7 +365,7 @@ fn list<'n>(
             if items.is_empty() {
                 out.push(
                     src.diag(
-                        &invalid::RULE,
+                        &codes::W110,
                         &e.value,
                         format!("`{key}` is empty, so no date is selected"),
                     )
@@ -380,7 +378,7 @@ fn list<'n>(
         None => {
             out.push(
                 src.diag(
-                    &invalid::RULE,
+                    &codes::W110,
                     &e.value,
                     format!("`{key}` must be a list, not a {}", e.value.type_name()),
                 )

@@ -103,7 +103,7 @@ impl SchemaEntry {
         *self.transition.get_or_init(|| {
             let mut found = false;
             visit_rules(self.schema(), "", &mut |_, rule| {
-                found |= super::engine::is_transition(rule);
+                found |= super::cel::is_transition(rule);
             });
             found
         })

@@ -472,17 +472,6 @@ fn rules_of(schema: &Value) -> &[Value] {
         .unwrap_or_default()
 }
 
-/// True when a rule reads the previous revision.
-pub fn is_transition(rule: &str) -> bool {
-    let bytes = rule.as_bytes();
-    rule.match_indices("oldSelf").any(|(i, _)| {
-        let before = i.checked_sub(1).map(|j| bytes[j]);
-        let after = bytes.get(i + 7).copied();
-        let ident = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
-        !ident(before) && !ident(after)
-    })
-}
-
 fn walk(
     schema: &Value,
     v: &Value,
@@ -666,7 +655,7 @@ fn run_rule(
     let Some(text) = rule.get("rule").and_then(Value::as_str) else {
         return;
     };
-    let transition = is_transition(text);
+    let transition = super::cel::is_transition(text);
     let optional_old = rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true);
     if transition && old.is_none() && !optional_old {
         // Kubernetes runs a transition rule only on update, where the old object has the field.
@@ -763,9 +752,9 @@ mod tests {
 
     #[test]
     fn transition_rules_are_recognised_by_identifier() {
-        assert!(is_transition("self == oldSelf"));
-        assert!(is_transition("oldSelf.x"));
-        assert!(!is_transition("self.oldSelfish == 1"));
+        assert!(crate::validate::cel::is_transition("self == oldSelf"));
+        assert!(crate::validate::cel::is_transition("oldSelf.x"));
+        assert!(!crate::validate::cel::is_transition("self.oldSelfish == 1"));
     }
 
     use crate::validate::catalog::SchemaEntry;

@@ -8,6 +8,7 @@
 
 pub mod catalog;
 pub mod cel;
+pub mod codes;
 pub mod convert;
 pub mod coverage;
 pub mod engine;
@@ -21,10 +22,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{identity, kinds, Inventory, Object, ObjectId};
 use crate::parse::{type_meta, FileEntry};
-use crate::rules::{v101, v102, v103, v104, v105, v106, Rule};
 use crate::Fatal;
 use nodecast_yaml::Node;
 
@@ -339,7 +340,7 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
         .filter(|f| !templated::is_about_placeholder(f, target.root, old_doc.map(|(_, r)| r)))
         .map(|f| diagnostic(f, target, old_doc, entry.feature_set.as_str()))
         .map(|d| {
-            if d.code == v102::RULE.code && settings.unknown_fields_are_errors {
+            if d.code == codes::V102.code && settings.unknown_fields_are_errors {
                 d.severity(Severity::Error)
             } else {
                 d
@@ -354,13 +355,13 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
     (diags, report.evaluated, skipped)
 }
 
-fn rule_of(kind: FindingKind) -> &'static Rule {
+fn rule_of(kind: FindingKind) -> &'static Code {
     match kind {
-        FindingKind::Schema => &v101::RULE,
-        FindingKind::UnknownField => &v102::RULE,
-        FindingKind::Rule => &v103::RULE,
-        FindingKind::TransitionRule => &v104::RULE,
-        FindingKind::DuplicateKey => &v106::RULE,
+        FindingKind::Schema => &codes::V101,
+        FindingKind::UnknownField => &codes::V102,
+        FindingKind::Rule => &codes::V103,
+        FindingKind::TransitionRule => &codes::V104,
+        FindingKind::DuplicateKey => &codes::V106,
     }
 }
 
@@ -494,7 +495,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
         };
         out.push(
             Diagnostic::new(
-                &v105::RULE,
+                &codes::V105,
                 message,
                 Location::head(&object.path, span.unwrap_or(root.span)),
             )

@@ -1,6 +1,7 @@
 //! Findings about one NodePool: what makes the controller refuse it (blocked), and what it warns
 //! about (domain doc 3, 6, 9, 10, 11).
 
+use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;
 
 use super::compare::IMMUTABLE;
@@ -11,13 +12,6 @@ use super::shape::{self, Strategy};
 use super::version::{self, Release};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::forecast::Input;
-use crate::rules::{
-    h101_config_document_invalid as h101, h102_config_reference_unresolved as h102,
-    h105_release_version_unreadable as h105, h106_release_version_rejected as h106,
-    h107_release_version_skew as h107, h108_os_image_stream_invalid as h108,
-    h109_replace_strategy_invalid as h109, h110_nodepool_immutable_field as h110,
-    h112_paused_until_invalid as h112,
-};
 
 /// The findings about a NodePool and whether the controller refuses its new configuration.
 #[derive(Debug, Default)]
@@ -54,7 +48,7 @@ pub fn nodepool(input: &Input<'_>, b: Option<&Side<'_>>, h: &Side<'_>) -> Verdic
     for inv in &h.invalid {
         v.block(
             Diagnostic::new(
-                &h101::RULE,
+                &codes::H101,
                 format!("NodePool {} rolls out nothing: {}", h.np.id.name, inv.message),
                 Location::head(&inv.path, inv.span),
             )
@@ -93,7 +87,7 @@ fn references(v: &mut Verdict, b: &Side<'_>, h: &Side<'_>, np: &str) {
         match b.refs.iter().find(|x| x.key == r.key && x.name == r.name) {
             Some(x) if x.resolved => v.block(
                 Diagnostic::new(
-                    &h102::RULE,
+                    &codes::H102,
                     format!(
                         "NodePool {} rolls out nothing: this change deletes ConfigMap `{}`, which its {field} still references",
                         h.np.id.name, r.name
@@ -108,7 +102,7 @@ fn references(v: &mut Verdict, b: &Side<'_>, h: &Side<'_>, np: &str) {
             Some(_) => {}
             None => v.diagnostics.push(
                 Diagnostic::new(
-                    &h102::RULE,
+                    &codes::H102,
                     format!(
                         "NodePool {} now references ConfigMap `{}`, which is not in the repository: its content is unknown, so a rollout is assumed",
                         h.np.id.name, r.name
@@ -144,7 +138,7 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
         {
             v.diagnostics.push(
                 Diagnostic::new(
-                    &h105::RULE,
+                    &codes::H105,
                     format!(
                         "NodePool {} release changed and its version cannot be read from the pullspec: a rollout is predicted",
                         h.np.id.name
@@ -167,7 +161,7 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
         if let Some((why, fix)) = version::rejection_with_fix(npv, base_v, hcv) {
             v.block(
                 Diagnostic::new(
-                    &h106::RULE,
+                    &codes::H106,
                     format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
                     head_at(h, &RELEASE),
                 )
@@ -180,7 +174,7 @@ fn versions(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
         }
     }
     if let Some((warn, msg)) = hcv.and_then(|hcv| version::skew(npv, hcv)) {
-        let mut d = Diagnostic::new(&h107::RULE, msg, head_at(h, &RELEASE))
+        let mut d = Diagnostic::new(&codes::H107, msg, head_at(h, &RELEASE))
             .label("version skew")
             .help("keep NodePools at or below the HostedCluster's version and within 3 minors of it")
             .note("the controller reports SupportedVersionSkew=False (reason UnsupportedSkew) but still reconciles")
@@ -205,7 +199,7 @@ fn streams(v: &mut Verdict, b: Option<&Side<'_>>, h: &Side<'_>, np: &str) {
     let mut block = |msg: String, help: &str| {
         v.block(
             Diagnostic::new(
-                &h108::RULE,
+                &codes::H108,
                 format!("NodePool {} rolls out nothing: {msg}", h.np.id.name),
                 loc.clone(),
             )
@@ -267,7 +261,7 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
     if let Strategy::Invalid(why) = shape::replace_strategy(root, nodes) {
         v.block(
             Diagnostic::new(
-                &h109::RULE,
+                &codes::H109,
                 format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
                 Location::head(&h.np.path, locate::key_span(root, "/spec/management/replace")),
             )
@@ -283,7 +277,7 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
         // not in the repository; the forecast keeps the rollout it may start.
         v.diagnostics.push(
             Diagnostic::new(
-                &h109::RULE,
+                &codes::H109,
                 format!(
                     "NodePool {}: maxSurge and maxUnavailable are both 0, which the NodePool API documents as invalid",
                     h.np.id.name
@@ -322,7 +316,7 @@ fn immutable(v: &mut Verdict, input: &Input<'_>, h: &Side<'_>, np: &str) {
         };
         v.block(
             Diagnostic::new(
-                &h110::RULE,
+                &codes::H110,
                 format!(
                     "NodePool {} cannot be updated: `{}` is immutable and the API server rejects the change",
                     h.np.id.name,
@@ -342,12 +336,12 @@ fn pause(v: &mut Verdict, input: &Input<'_>, h: &Side<'_>, np: &str) {
     let Some(text) = value.and_then(Node::key_text) else {
         return;
     };
-    let Pause::Invalid { admitted } = paused::read(Some(text), input.options.now) else {
+    let Pause::Invalid { admitted } = paused::read(Some(text), input.settings.now) else {
         return;
     };
     let loc = head_at(h, &["spec", "pausedUntil"]);
     let d = Diagnostic::new(
-        &h112::RULE,
+        &codes::H112,
         if admitted {
             format!("NodePool {} is not paused: pausedUntil `{text}` is neither true/false nor an RFC 3339 time with a zone", h.np.id.name)
         } else {

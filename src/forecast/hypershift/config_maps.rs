@@ -1,6 +1,7 @@
 //! ConfigMap-level findings: edits no NodePool hashes (H103) and NodePool configuration nobody
 //! references (H104); marks the ConfigMaps and Secrets the model judged.
 
+use crate::forecast::hypershift::codes;
 use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
@@ -10,7 +11,6 @@ use crate::diagnostic::{Diagnostic, Location};
 use crate::diff::ChangeKind;
 use crate::forecast::{Forecast, Input};
 use crate::inventory::{ObjectId, ReferenceKind};
-use crate::rules::{h103_config_change_no_rollout as h103, h104_config_unreferenced as h104};
 
 /// ConfigMap-level findings: changes no NodePool hashes, and configuration nobody references.
 pub fn findings(
@@ -60,7 +60,7 @@ pub fn findings(
             if change.kind == ChangeKind::Changed && !rolling.contains(&change.id.to_string()) {
                 diags.push(
                     Diagnostic::new(
-                        &h103::RULE,
+                        &codes::H103,
                         format!(
                             "ConfigMap {} changed, but not in anything the NodePool controller hashes: no rollout",
                             change.id.name
@@ -85,7 +85,7 @@ pub fn findings(
             out.covered.insert(change.id.clone());
             diags.push(
                 Diagnostic::new(
-                    &h104::RULE,
+                    &codes::H104,
                     format!(
                         "ConfigMap {} holds NodePool configuration but no NodePool references it: the change rolls nothing",
                         change.id.name

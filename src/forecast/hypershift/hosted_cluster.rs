@@ -4,11 +4,9 @@
 use super::paused::{self, Pause};
 use super::{inputs, locate, template, GROUP};
 use crate::diagnostic::{Diagnostic, Location};
+use crate::forecast::hypershift::codes;
 use crate::forecast::{Action, Forecast, Input};
 use crate::inventory::{Object, ReferenceKind};
-use crate::rules::{
-    h113_hostedcluster_pause_ignored as h113, h114_generated_config_may_roll as h114,
-};
 
 /// Says why a changed pull secret or trust bundle of a HostedCluster rolls no NodePool: the
 /// NodePool controller hashes their names into the configuration, never their content (CRD
@@ -83,7 +81,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
             if !pools.is_empty() {
                 diags.push(
                     Diagnostic::new(
-                        &h114::RULE,
+                        &codes::H114,
                         format!(
                             "HostedCluster {} release change may roll its {} NodePool(s) through generated configuration (HAProxy, core configs)",
                             hc.id.name,
@@ -104,7 +102,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
             continue;
         };
         let paused = matches!(
-            paused::read(value.key_text(), input.options.now),
+            paused::read(value.key_text(), input.settings.now),
             Pause::Indefinite | Pause::Until(_)
         );
         let cluster = format!(
@@ -128,7 +126,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                 .unwrap_or(value.span);
             diags.push(
                 Diagnostic::new(
-                    &h113::RULE,
+                    &codes::H113,
                     format!(
                         "HostedCluster {} is paused, but that does not pause its NodePools: {} roll(s) anyway",
                         hc.id.name,

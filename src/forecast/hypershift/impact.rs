@@ -1,6 +1,7 @@
 //! Assembles a NodePool's forecast entry: the action its causes lead to under its upgrade type,
 //! the node count and rollout shape, when it starts, and the fingerprints (domain doc 9 and 12).
 
+use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;
 
 use super::compare::Triggered;
@@ -8,10 +9,6 @@ use super::inputs::{Side, Trigger};
 use super::{fingerprint, paused, shape};
 use crate::diagnostic::Diagnostic;
 use crate::forecast::{Action, Fingerprint, Impact, Input, Rollout, Target};
-use crate::rules::{
-    h111_in_place_template_change as h111, h115_nodepool_field_not_modelled as h115,
-    h116_tuning_rollout_possible as h116,
-};
 
 /// `HostedCluster/<namespace>/<name>`, the contract's `target.cluster` of a NodePool.
 fn cluster_of(side: &Side<'_>) -> String {
@@ -36,10 +33,10 @@ fn node_count(input: &Input<'_>, side: &Side<'_>) -> (Option<shape::Size>, Optio
             id.name
         );
         input
-            .options
+            .settings
             .assume_nodes
             .get(&full)
-            .or_else(|| input.options.assume_nodes.get(&id.name))
+            .or_else(|| input.settings.assume_nodes.get(&id.name))
             .copied()
     };
     match size {
@@ -101,7 +98,7 @@ pub fn impact(
                 template_noted = true;
                 extra.push(
                     Diagnostic::new(
-                        &h111::RULE,
+                        &codes::H111,
                         format!(
                             "NodePool {} is InPlace: the new machine template reaches only machines created later; existing nodes keep the old one",
                             h.np.id.name
@@ -116,7 +113,7 @@ pub fn impact(
             Trigger::Unknown if t.unmodelled => {
                 extra.push(
                     Diagnostic::new(
-                        &h115::RULE,
+                        &codes::H115,
                         format!(
                             "NodePool {}: nodecast does not know whether `{}` rolls nodes, so it assumes it does",
                             h.np.id.name, t.cause.field
@@ -133,7 +130,7 @@ pub fn impact(
         if t.possible {
             extra.push(
                 Diagnostic::new(
-                    &h116::RULE,
+                    &codes::H116,
                     format!(
                         "NodePool {}: this Tuned has no boot-time settings, so NTO normally applies it live; a rollout is possible, not certain",
                         h.np.id.name

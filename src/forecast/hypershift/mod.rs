@@ -3,6 +3,7 @@
 //! (`shared/domain/hypershift-rollouts.md`).
 
 mod checks;
+pub mod codes;
 mod compare;
 mod config_maps;
 mod fingerprint;
@@ -10,6 +11,7 @@ mod hosted_cluster;
 mod impact;
 mod inputs;
 mod locate;
+mod normalise;
 mod os_stream;
 mod paused;
 mod shape;
@@ -23,7 +25,6 @@ use rayon::prelude::*;
 use super::{Forecast, Input};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::inventory::{Object, ObjectId};
-use crate::rules::h117_nodepool_deleted as h117;
 use inputs::{Side, Trigger};
 
 /// The HyperShift API group.
@@ -164,7 +165,7 @@ pub(crate) fn node_count(input: &Input<'_>, np: &Object) -> Option<u32> {
             id.namespace.as_deref().unwrap_or_default(),
             id.name
         );
-        let assumed = &input.options.assume_nodes;
+        let assumed = &input.settings.assume_nodes;
         assumed
             .get(&full)
             .or_else(|| assumed.get(&id.name))
@@ -177,7 +178,7 @@ fn deleted(b: &Object) -> Diagnostic {
         .map(|s| format!("its {} node(s)", s.nodes))
         .unwrap_or_else(|| "all its nodes".into());
     Diagnostic::new(
-        &h117::RULE,
+        &codes::H117,
         format!(
             "NodePool {} is deleted: {nodes} are drained and removed",
             b.id.name

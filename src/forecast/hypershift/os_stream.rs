@@ -3,6 +3,7 @@
 //! upgrade, and fields the API server drops without the OSStreams gate
 //! (streams-bootimages-versions.md 1).
 
+use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;
 
 use super::inputs::Side;
@@ -13,11 +14,6 @@ use crate::forecast::streams;
 use crate::forecast::Input;
 use crate::inventory::ReferenceKind;
 use crate::parse::IgnitionSource;
-use crate::rules::{
-    s101_nodepool_runc_dropin as s101, s102_in_place_stream_rebase as s102,
-    s103_explicit_default_stream as s103, s104_release_changes_os_stream as s104,
-    s105_stream_needs_feature_gate as s105, s107_boot_image_unavailable as s107,
-};
 
 const STREAM: &str = "/spec/osImageStream/name";
 
@@ -170,7 +166,7 @@ fn runc_dropin(h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) {
     };
     out.push(
         Diagnostic::new(
-            &s101::RULE,
+            &codes::S101,
             format!(
                 "NodePool {} nodes will fail to run containers: {} sets CRI-O default_runtime = \"runc\" on {} ({how}), which has no runc",
                 h.np.id.name, last.path, stream
@@ -210,7 +206,7 @@ fn gate(h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) {
     }
     out.push(
         Diagnostic::new(
-            &s105::RULE,
+            &codes::S105,
             format!(
                 "NodePool {} osImageStream `{name}` is dropped by the API server: {} requires the {} feature gate, which HostedCluster {} (feature set {}, release {}) does not enable",
                 h.np.id.name,
@@ -240,7 +236,7 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
         if bx.is_none() && name == default && be == name {
             out.push(
                 Diagnostic::new(
-                    &s103::RULE,
+                    &codes::S103,
                     format!(
                         "NodePool {} osImageStream `{name}` is the default for release {}: no rollout",
                         h.np.id.name,
@@ -263,7 +259,7 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
         if in_place(h) {
             out.push(
                 Diagnostic::new(
-                    &s102::RULE,
+                    &codes::S102,
                     format!(
                         "NodePool {} rebases its existing nodes {change} in place, with no way back",
                         h.np.id.name
@@ -282,7 +278,7 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
         return;
     }
     let mut d = Diagnostic::new(
-        &s104::RULE,
+        &codes::S104,
         format!(
             "NodePool {} moves its nodes {change}: release {} → {} changes the default OS stream and the NodePool pins none",
             h.np.id.name,
@@ -310,8 +306,8 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
 
 /// The boot image metadata: `--stream-metadata`, else the repository's `coreos-bootimages`.
 fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
-    if let Some(m) = &input.options.stream_metadata {
-        return Some((m.clone(), "--stream-metadata".into()));
+    if let Some(m) = &input.settings.stream_metadata {
+        return Some(((*m).clone(), "--stream-metadata".into()));
     }
     h.inv
         .first_named(
@@ -363,7 +359,7 @@ fn boot_image(input: &Input<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnosti
         "/spec/release/image"
     };
     let mut d = Diagnostic::new(
-        &s107::RULE,
+        &codes::S107,
         format!(
             "NodePool {} gets no machines: {why}",
             h.np.id.name

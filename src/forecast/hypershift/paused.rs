@@ -70,7 +70,7 @@ pub fn read(value: Option<&str>, now: Timestamp) -> Pause {
 /// When a NodePool's rollout may start: its own pause, else a HostedCluster pause for inputs its
 /// control-plane operator produces (uncertain item 6), else now.
 pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Action) -> When {
-    let now = input.options.now;
+    let now = input.settings.now;
     let np_pause = read(
         h.np.root()
             .path(&["spec", "pausedUntil"])

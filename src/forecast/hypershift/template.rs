@@ -119,8 +119,8 @@ pub fn np_template(np: &Node, t: &PlatformTemplate) -> String {
             m.remove(*k);
         }
     }
-    let mut parts = vec![super::inputs::normalise::pruned(&v)
-        .map(|v| super::inputs::normalise::canonical(&v))
+    let mut parts = vec![super::normalise::pruned(&v)
+        .map(|v| super::normalise::canonical(&v))
         .unwrap_or_default()];
     for a in t.np_annotations {
         parts.push(annotation(np, a).unwrap_or_default().to_string());
@@ -132,7 +132,7 @@ pub fn np_template(np: &Node, t: &PlatformTemplate) -> String {
 pub fn failure_domain(np: &Node, t: &PlatformTemplate) -> String {
     t.failure_domain
         .iter()
-        .map(|k| super::inputs::normalise::field(np.path(&["spec", "platform", t.key, k])))
+        .map(|k| super::normalise::field(np.path(&["spec", "platform", t.key, k])))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -147,7 +147,7 @@ pub fn hc_template(hc: &Node, t: &PlatformTemplate) -> String {
     parts.extend(
         t.hc_fields
             .iter()
-            .map(|p| super::inputs::normalise::field(at(hc, p))),
+            .map(|p| super::normalise::field(at(hc, p))),
     );
     parts.join("\n")
 }

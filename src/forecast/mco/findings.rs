@@ -1,22 +1,20 @@
 //! Findings the MCO model makes while forecasting (M101–M105, M109), each at the field it is
 //! about.
 
+use crate::forecast::mco::codes;
 use nodecast_yaml::Node;
 
 use super::causes;
 use super::config::{self, Src};
+use super::pool::usable;
 use super::pool::Pool;
 use super::refusals::Refusal;
 use super::scope::Scope;
 use super::selector;
-use super::side::{machine_configuration, usable, SideModel};
+use super::side::{machine_configuration, SideModel};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::forecast::{Action, Cause};
 use crate::inventory::Object;
-use crate::rules::{
-    m101_blocked_config, m102_paused_pool, m103_policy_changed_with_configs, m104_storage_override,
-    m105_upgrade_with_paused_required_pool, m109_config_selects_no_pool,
-};
 
 /// M101 for a refusal, at the offending field (else the pool, else the first cause's file).
 pub fn blocked(
@@ -48,7 +46,7 @@ pub fn blocked(
     };
     Some(
         Diagnostic::new(
-            &m101_blocked_config::RULE,
+            &codes::M101,
             format!(
                 "pool `{}` of cluster `{cluster}` will not update: the MCO refuses this configuration: {}",
                 p.name, r.message
@@ -66,7 +64,7 @@ pub fn overridden(scope: &Scope<'_>, p: &Pool, r: &Refusal) -> Option<Diagnostic
     let loc = causes::location(scope, r.src.as_ref())?;
     Some(
         Diagnostic::new(
-            &m104_storage_override::RULE,
+            &codes::M104,
             format!(
                 "pool `{}`: {}, but irreconcilableValidationOverrides accepts it for new nodes only",
                 p.name, r.message
@@ -94,7 +92,7 @@ pub fn paused(scope: &Scope<'_>, p: &Pool, action: Action) -> Option<Diagnostic>
     let obj = p.object.as_ref().and_then(|id| scope.head.get(id))?;
     Some(
         Diagnostic::new(
-            &m102_paused_pool::RULE,
+            &codes::M102,
             format!(
                 "pool `{}` is paused: its {} accumulates with later changes and applies together on unpause",
                 p.name,
@@ -135,7 +133,7 @@ pub fn policy_changed(
     )?;
     Some(
         Diagnostic::new(
-            &m103_policy_changed_with_configs::RULE,
+            &codes::M103,
             format!(
                 "the node disruption policy changes together with MachineConfigs in cluster `{cluster}`: the daemon may still read the old policy, so the stronger action of both is forecast"
             ),
@@ -172,7 +170,7 @@ pub fn upgrade_with_paused(head: &SideModel<'_>, base: &SideModel<'_>) -> Option
     }
     Some(
         Diagnostic::new(
-            &m105_upgrade_with_paused_required_pool::RULE,
+            &codes::M105,
             format!(
                 "the cluster upgrade will report an error until required pool(s) {} are unpaused",
                 required.join(", ")
@@ -224,7 +222,7 @@ pub fn unselected_configs(
             .unwrap_or_default();
         out.push(
             Diagnostic::new(
-                &m109_config_selects_no_pool::RULE,
+                &codes::M109,
                 format!(
                     "{id} changed but no MachineConfigPool in this repository selects it (role `{role}`): its rollout cannot be forecast; assume its nodes reboot"
                 ),

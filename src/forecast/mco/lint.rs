@@ -5,8 +5,8 @@ use super::pool::{self, Pool};
 use super::scope::Scope;
 use super::selector;
 use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::forecast::mco::codes;
 use crate::inventory::{Object, ObjectId};
-use crate::rules::{m106_invalid_selector, m107_pool_selector, m108_generator_selects_no_pool};
 
 /// Checks pool selectors, custom-pool admission and generator selectors of one cluster's head.
 /// Returns the generators whose pools cannot be known (their rollout is not forecast).
@@ -25,7 +25,7 @@ pub fn lint(
         match &p.selector {
             Err(e) => out.push(
                 Diagnostic::new(
-                    &m106_invalid_selector::RULE,
+                    &codes::M106,
                     format!("pool `{}` selects no MachineConfigs: {}", p.name, e.message),
                     at(e.span),
                 )
@@ -36,14 +36,14 @@ pub fn lint(
                 let span = p.selector_span.unwrap_or(obj.root().span);
                 if let Some(problem) = pool::admission_problem(p) {
                     out.push(
-                        Diagnostic::new(&m107_pool_selector::RULE, problem, at(span))
+                        Diagnostic::new(&codes::M107, problem, at(span))
                             .help("select `machineconfiguration.openshift.io/role In [worker, <pool>]` so the pool inherits worker configs")
                             .object(obj.id.to_string()),
                     );
                 } else if sel.as_ref().is_some_and(selector::Selector::is_empty) {
                     out.push(
                         Diagnostic::new(
-                            &m107_pool_selector::RULE,
+                            &codes::M107,
                             format!(
                                 "pool `{}` has an empty machineConfigSelector: the controller does not render it and its nodes get no configuration updates",
                                 p.name
@@ -71,7 +71,7 @@ pub fn lint(
         {
             out.push(
                 Diagnostic::new(
-                    &m106_invalid_selector::RULE,
+                    &codes::M106,
                     format!("{} applies to no pool: {}", o.id, e.message),
                     Location::head(o.path_at(e.span), e.span),
                 )
@@ -104,7 +104,7 @@ pub fn lint(
         if pools_unknown {
             out.push(
                 Diagnostic::new(
-                    &m108_generator_selects_no_pool::RULE,
+                    &codes::M108,
                     format!(
                         "{id} selects no built-in pool by its standard labels, and this cluster's MachineConfigPools are not in the repository: a pool labelled on the cluster may match, so its rollout cannot be forecast; assume its nodes reboot"
                     ),
@@ -119,7 +119,7 @@ pub fn lint(
         }
         out.push(
             Diagnostic::new(
-                &m108_generator_selects_no_pool::RULE,
+                &codes::M108,
                 format!(
                     "{id} selects no MachineConfigPool of this cluster, so it changes no node{}",
                     if empty { " (an empty machineConfigPoolSelector matches nothing)" } else { "" }

@@ -327,3 +327,11 @@ mod tests {
         assert_eq!(shape(&p, Some(2)).0, Some(1));
     }
 }
+
+/// The pool's selector when the controller renders the pool (valid and not empty).
+pub fn usable(p: &Pool) -> Option<&Selector> {
+    match &p.selector {
+        Ok(Some(s)) if !s.is_empty() => Some(s),
+        _ => None,
+    }
+}

@@ -72,14 +72,6 @@ pub fn side_model<'a>(objects: Vec<&'a Object>, managed: generated::Managed) -> 
     }
 }
 
-/// The pool's selector when the controller renders the pool (valid and not empty).
-pub fn usable(p: &Pool) -> Option<&Selector> {
-    match &p.selector {
-        Ok(Some(s)) if !s.is_empty() => Some(s),
-        _ => None,
-    }
-}
-
 /// The rendered configuration of the MachineConfigs a selector picks on this side.
 pub fn rendered(side: &SideModel<'_>, sel: &Selector) -> render::Rendered {
     let chosen: Vec<&Mc> = side.mcs.iter().filter(|m| sel.matches(&m.labels)).collect();

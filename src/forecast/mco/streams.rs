@@ -3,6 +3,7 @@
 //! default), the reboot a stream change causes, and the findings about stream names and the
 //! MachineSets that boot them.
 
+use crate::forecast::mco::codes;
 use nodecast_yaml::Node;
 use semver::Version;
 
@@ -13,10 +14,6 @@ use super::side::SideModel;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::forecast::streams;
 use crate::inventory::Object;
-use crate::rules::{
-    s106_pool_stream_unavailable as s106, s108_managed_boot_images_invalid as s108,
-    s113_machineset_stream_label as s113, s114_machineset_owned_skipped as s114,
-};
 use crate::text::is_dns_subdomain;
 
 const MC_GROUP: &str = "machineconfiguration.openshift.io";
@@ -163,16 +160,19 @@ pub fn lint(
         };
         if let Some(problem) = problem {
             out.push(
-                Diagnostic::new(&s106::RULE, format!("{what}: {problem}"), value_at(o, keys))
-                    .label("unknown OS stream")
-                    .help(match &names {
-                        Some(n) => format!("use one of: {}", n.join(", ")),
-                        None => {
-                            "use a stream the release ships: rhel-9, rhel-10 (centos-10 on OKD)"
-                                .into()
-                        }
-                    })
-                    .object(o.id.to_string()),
+                Diagnostic::new(
+                    &codes::S106,
+                    format!("{what}: {problem}"),
+                    value_at(o, keys),
+                )
+                .label("unknown OS stream")
+                .help(match &names {
+                    Some(n) => format!("use one of: {}", n.join(", ")),
+                    None => {
+                        "use a stream the release ships: rhel-9, rhel-10 (centos-10 on OKD)".into()
+                    }
+                })
+                .object(o.id.to_string()),
             );
         }
     };
@@ -258,7 +258,7 @@ fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
             if stream != default && !own.iter().any(|(k, _)| *k == STREAM_LABEL) {
                 out.push(
                     Diagnostic::new(
-                        &s113::RULE,
+                        &codes::S113,
                         format!(
                             "MachineSet {} boots nodes for pool `{}` on {stream}, but has no `{STREAM_LABEL}` label: boot image management treats it as {default} and rewrites its boot image",
                             ms.id.name, p.name
@@ -279,7 +279,7 @@ fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
         if owned && opted_in(ms) {
             out.push(
                 Diagnostic::new(
-                    &s114::RULE,
+                    &codes::S114,
                     format!(
                         "MachineSet {} has an owner reference: boot image management skips it although MachineSets are opted in",
                         ms.id.name
@@ -351,7 +351,7 @@ fn boot_image_platforms(head: &SideModel<'_>, assumed: Option<&str>, out: &mut V
         };
         out.push(
             Diagnostic::new(
-                &s108::RULE,
+                &codes::S108,
                 format!(
                     "MachineConfiguration {} is rejected: boot image updates for {resource} are not supported on platform {platform} (only {})",
                     mc.id.name,

@@ -172,7 +172,7 @@ pub fn generate(objects: &[&Object], pools: &[Pool]) -> Vec<Mc> {
     let recs = recommends(&tuneds);
     let mut out: Vec<Mc> = Vec::new();
     for p in pools {
-        let Some(sel) = super::side::usable(p) else {
+        let Some(sel) = super::pool::usable(p) else {
             continue;
         };
         let Some(win) = recs

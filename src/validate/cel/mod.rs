@@ -230,3 +230,14 @@ pub fn evaluate(rule: &str, this: &Value, old: Option<&Value>) -> Outcome {
     };
     at_node(this, old, |bound| bound.evaluate(rule, old_self))
 }
+
+/// True when a rule reads the previous revision.
+pub fn is_transition(rule: &str) -> bool {
+    let bytes = rule.as_bytes();
+    rule.match_indices("oldSelf").any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + 7).copied();
+        let ident = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+        !ident(before) && !ident(after)
+    })
+}

@@ -4,7 +4,7 @@
 mod components;
 mod documents;
 /// The controller's normalisation of inputs.
-pub mod normalise;
+use super::normalise;
 
 pub use components::has_https_proxy;
 

@@ -80,7 +80,7 @@ pub fn cluster_label(group: &str) -> String {
 /// the overlay / wrapper group), how reports name it, and its pool names on either side (the
 /// built-in `master` and `worker` included).
 pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>)> {
-    cluster::group(input.base, input.head, &input.settings.cluster_roots)
+    cluster::group(input.base, input.head, input.settings.cluster_roots)
         .into_iter()
         .map(|c| {
             let mut objects: Vec<&Object> =
@@ -98,7 +98,7 @@ pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>
 
 /// The standalone cluster key a repository path belongs to (see [`cluster_key`]).
 pub fn cluster_of_path(input: &Input<'_>, path: &str) -> String {
-    let roots = cluster::roots(input.base, input.head, &input.settings.cluster_roots);
+    let roots = cluster::roots(input.base, input.head, input.settings.cluster_roots);
     let r = cluster::root_of(&roots, path);
     if r.is_empty() {
         ".".to_string()
@@ -112,7 +112,7 @@ pub fn forecast(input: &Input<'_>, out: &mut Forecast) {
     use rayon::prelude::*;
     // Clusters are modelled independently, in parallel; their results are applied in cluster
     // order exactly as a sequential run would (a cluster's removals from `covered` first).
-    let clusters = cluster::group(input.base, input.head, &input.settings.cluster_roots);
+    let clusters = cluster::group(input.base, input.head, input.settings.cluster_roots);
     let modelled: Vec<(Forecast, Vec<ObjectId>)> = clusters
         .par_iter()
         .map(|c| {
@@ -172,7 +172,7 @@ fn model_cluster(
     streams::lint(
         &scope,
         &head,
-        input.settings.assumed_platform.as_deref(),
+        input.settings.assumed_platform,
         &mut out.diagnostics,
     );
     if scope.changes.is_empty() {

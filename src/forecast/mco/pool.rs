@@ -307,6 +307,14 @@ pub fn shape(pool: &Pool, nodes: Option<u32>) -> (Option<u32>, Option<u32>, Stri
     }
 }
 
+/// The pool's selector when the controller renders the pool (valid and not empty).
+pub fn usable(p: &Pool) -> Option<&Selector> {
+    match &p.selector {
+        Ok(Some(s)) if !s.is_empty() => Some(s),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,13 +333,5 @@ mod tests {
         p.max_unavailable = Some(MaxUnavailable::Count(2));
         p.name = "arbiter".into();
         assert_eq!(shape(&p, Some(2)).0, Some(1));
-    }
-}
-
-/// The pool's selector when the controller renders the pool (valid and not empty).
-pub fn usable(p: &Pool) -> Option<&Selector> {
-    match &p.selector {
-        Ok(Some(s)) if !s.is_empty() => Some(s),
-        _ => None,
     }
 }

@@ -6,18 +6,10 @@ use std::collections::BTreeMap;
 use nodecast_yaml::{Node, Span};
 use serde_json::{Map, Value};
 
-use crate::inventory::{Object, ObjectId};
+use crate::inventory::Object;
 
 use super::selector::{self, Labels};
-
-/// Which object field contributed an item (for causes with exact positions).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Src {
-    /// The object.
-    pub object: ObjectId,
-    /// JSON pointer inside it.
-    pub pointer: String,
-}
+pub use super::{Invalid, Src};
 
 /// A MachineConfig source for unit tests of the model's pure functions.
 #[cfg(test)]
@@ -51,15 +43,6 @@ impl<T> Item<T> {
             src: vec![src],
         }
     }
-}
-
-/// A problem with one MachineConfig that makes the MCO refuse to render it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Invalid {
-    /// What is wrong.
-    pub message: String,
-    /// Where.
-    pub src: Src,
 }
 
 /// The normalised content of one MachineConfig (user-written or generated).

@@ -34,6 +34,24 @@ use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
 use crate::inventory::{Inventory, Object, ObjectId};
 
+/// Which object field contributed an item (for causes with exact positions).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Src {
+    /// The object.
+    pub object: crate::inventory::ObjectId,
+    /// JSON pointer inside it.
+    pub pointer: String,
+}
+
+/// A problem with one MachineConfig that makes the MCO refuse to render it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invalid {
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    pub src: Src,
+}
+
 /// The cluster an object belongs to (its root folder, overlay or wrapper group), for pairing
 /// per-cluster definitions of one identity in the diff.
 pub fn cluster_key(

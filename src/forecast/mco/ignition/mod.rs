@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use nodecast_yaml::{Node, NodeKind, Scalar};
 
-use super::config::{Invalid, Src};
+use super::{Invalid, Src};
 use url::Spec;
 
 /// A JSON type the Go structs expect (`null` is accepted everywhere).

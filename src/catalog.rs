@@ -16,8 +16,8 @@ static ALL: LazyLock<Vec<&'static Code>> = LazyLock::new(|| {
     let mut all: Vec<&'static Code> = Vec::new();
     for stage in [
         crate::config::codes::ALL,
-        crate::policy::codes::ALL,
-        crate::render::codes::ALL,
+        crate::triage::codes::ALL,
+        crate::kustomize::codes::ALL,
         crate::validate::codes::ALL,
         crate::schedule::codes::ALL,
         crate::forecast::codes::ALL,
@@ -102,8 +102,8 @@ mod tests {
         let mut declared: Vec<&str> = Vec::new();
         for stage in [
             crate::config::codes::ALL,
-            crate::policy::codes::ALL,
-            crate::render::codes::ALL,
+            crate::triage::codes::ALL,
+            crate::kustomize::codes::ALL,
             crate::validate::codes::ALL,
             crate::schedule::codes::ALL,
             crate::forecast::codes::ALL,

@@ -78,7 +78,7 @@ pub struct Options {
     /// Minimum permitted hours in any 32-day span of a schedule (W109).
     pub min_permitted_hours: u32,
     /// Configuration, suppressions, baseline and acknowledgements.
-    pub policy: crate::policy::Policy,
+    pub triage: crate::triage::Triage,
     /// Schema validation settings (`--schemas`, `--feature-set`).
     pub validation: crate::validate::Settings,
     /// Boot image metadata given with `--stream-metadata` (else the repository's ConfigMap).
@@ -86,7 +86,7 @@ pub struct Options {
     /// The platform assumed when the repository holds no `Infrastructure/cluster` (`platform:`).
     pub assumed_platform: Option<String>,
     /// Whether and how Kustomize roots are rendered.
-    pub render: crate::render::Settings,
+    pub kustomize: crate::kustomize::Settings,
     /// List pre-existing findings too (`--all`, `report: all`), not only what the change brings.
     pub report_all: bool,
 }
@@ -104,14 +104,14 @@ impl Options {
             enforce_windows: false,
             per_node_minutes: 10,
             min_permitted_hours: 48,
-            policy: crate::policy::Policy {
+            triage: crate::triage::Triage {
                 known: crate::catalog::all(),
                 ..Default::default()
             },
             validation: crate::validate::Settings::default(),
             stream_metadata: None,
             assumed_platform: None,
-            render: crate::render::Settings::default(),
+            kustomize: crate::kustomize::Settings::default(),
             report_all: false,
         }
     }
@@ -122,13 +122,13 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let now = options.now;
     let mut clock = Stopwatch::from_env();
     let mut loaded = source::load(&options.compare)?;
-    crate::policy::select_files(&options.policy, &mut loaded);
+    crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
     let mut files = parse::parse_sides(&loaded.base, &loaded.head);
     crate::classify::assign(&mut files);
     clock.lap("parse");
-    let trees = crate::render::tree::trees(&loaded, &options.compare);
-    let rendered = crate::render::render(&files, (&trees.0, &trees.1), &options.render);
+    let trees = crate::kustomize::tree::trees(&loaded, &options.compare);
+    let rendered = crate::kustomize::render(&files, (&trees.0, &trees.1), &options.kustomize);
     clock.lap("render");
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
@@ -141,7 +141,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
     // Private values never reach a model, a rule or a report as text.
-    let private = &options.policy.config.redact;
+    let private = &options.triage.config.redact;
     crate::redact::fields(&mut diff, &base, &head, private);
     clock.lap("diff");
     let evaluated = evaluate(
@@ -156,8 +156,8 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         rendered.diagnostics.clone(),
     )?;
     clock.lap("forecast+validate+rules");
-    let trailer_acks = if options.policy.require_ack {
-        crate::policy::ack::trailers(
+    let trailer_acks = if options.triage.require_ack {
+        crate::triage::ack::trailers(
             &options.compare.path,
             loaded.base.info.rev.as_deref(),
             loaded.head.info.rev.as_deref(),
@@ -165,9 +165,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     } else {
         Vec::new()
     };
-    let applied = crate::policy::apply(
-        &options.policy,
-        crate::policy::Input {
+    let applied = crate::triage::apply(
+        &options.triage,
+        crate::triage::Input {
             files: &files,
             forecast: &evaluated.forecast,
             unforecast: &evaluated.unforecast,
@@ -186,7 +186,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         // finding found there too is pre-existing, not something this change introduces.
         let before = lint_alone(options, &files.base, &base, &rendered.base_alone)?;
         pre_existing =
-            crate::policy::introduced::classify(&mut diagnostics, &before, &files, &diff);
+            crate::triage::introduced::classify(&mut diagnostics, &before, &files, &diff);
         if !options.report_all {
             diagnostics.retain(|d| d.state.introduced());
         }
@@ -339,13 +339,13 @@ fn lint_alone(
         head: files.to_vec(),
         parsed_count: 0,
     };
-    let mut policy = options.policy.clone();
-    policy.baseline = None;
-    policy.require_ack = false;
-    policy.config.diagnostics.clear();
-    let applied = crate::policy::apply(
-        &policy,
-        crate::policy::Input {
+    let mut triage = options.triage.clone();
+    triage.baseline = None;
+    triage.require_ack = false;
+    triage.config.diagnostics.clear();
+    let applied = crate::triage::apply(
+        &triage,
+        crate::triage::Input {
             files: &sides,
             forecast: &evaluated.forecast,
             unforecast: &evaluated.unforecast,

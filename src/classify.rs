@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
 
+use crate::kustomize::kustomization::{self, dir_of, is_kustomization_path, join};
 use crate::parse::{type_meta, FileEntry, ParsedSides};
-use crate::render::kustomization::{self, dir_of, is_kustomization_path, join};
 
 pub use crate::parse::role::{Partial, Role};
 

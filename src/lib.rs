@@ -15,16 +15,16 @@ pub mod diff;
 pub mod fingerprint;
 pub mod forecast;
 pub mod inventory;
+pub mod kustomize;
 pub mod parse;
 pub mod placeholder;
-pub mod policy;
 pub mod redact;
-pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schedule;
 pub mod source;
 pub mod text;
+pub mod triage;
 pub mod validate;
 
 use std::fmt;

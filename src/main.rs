@@ -512,7 +512,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     options.validation.feature_set = args.feature_set.clone();
     options.validation.unknown_fields_are_errors = args.unknown_fields == UnknownFields::Error;
     options.validation.disabled = args.no_schema;
-    options.render = nodecast::render::Settings {
+    options.kustomize = nodecast::kustomize::Settings {
         enabled: !args.no_render,
         program: args.kustomize.clone(),
         timeout: std::time::Duration::from_secs(args.render_timeout.max(1)),
@@ -567,21 +567,21 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
             }
         }
         options.assumed_platform = config.platform.clone();
-        options.policy.config = config;
+        options.triage.config = config;
     }
-    let baseline = match (&args.baseline, &options.policy.config.baseline) {
+    let baseline = match (&args.baseline, &options.triage.config.baseline) {
         (Some(file), _) => Some(file.clone()),
         (None, Some(rel)) => Some(root.join(rel)),
         (None, None) => None,
     };
     if let Some(file) = baseline {
-        let b = nodecast::policy::baseline::read(&file)?;
-        options.policy.baseline = Some((b, relative_name(&file, &root)));
+        let b = nodecast::triage::baseline::read(&file)?;
+        options.triage.baseline = Some((b, relative_name(&file, &root)));
     }
-    options.policy.require_ack =
-        !args.no_require_ack && (args.require_ack || options.policy.config.require_ack);
-    options.report_all = args.all || options.policy.config.report_all;
-    options.policy.acks = args.ack.clone();
+    options.triage.require_ack =
+        !args.no_require_ack && (args.require_ack || options.triage.config.require_ack);
+    options.report_all = args.all || options.triage.config.report_all;
+    options.triage.acks = args.ack.clone();
     if let Some(file) = &args.message_file {
         let message = std::fs::read_to_string(file).map_err(|e| {
             Fatal::new(
@@ -590,15 +590,15 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
             )
         })?;
         options
-            .policy
+            .triage
             .acks
-            .extend(nodecast::policy::ack::message_trailers(&message));
+            .extend(nodecast::triage::ack::message_trailers(&message));
     }
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,
         Some(FailOn::Warning) => Severity::Warning,
         Some(FailOn::Info) => Severity::Info,
-        None => options.policy.config.fail_on.unwrap_or(Severity::Error),
+        None => options.triage.config.fail_on.unwrap_or(Severity::Error),
     };
     Ok((options, threshold))
 }
@@ -629,11 +629,11 @@ fn relative_name(file: &std::path::Path, root: &std::path::Path) -> String {
 fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCode, Fatal> {
     args.baseline = None;
     let (mut options, _) = options(&args)?;
-    options.policy.baseline = None;
+    options.triage.baseline = None;
     // The baseline records every finding of the head, pre-existing or not.
     options.report_all = true;
     let outcome = check::run(&options)?;
-    let baseline = nodecast::policy::baseline::of(&outcome.diagnostics, &outcome.files);
+    let baseline = nodecast::triage::baseline::of(&outcome.diagnostics, &outcome.files);
     let mut text = serde_json::to_string_pretty(&baseline)
         .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?;
     text.push('\n');

@@ -222,7 +222,7 @@ fn overlay_labels_give_the_rendered_machine_config_its_pool_role() {
         },
         "2026-11-21T02:00:00Z".parse().expect("time"),
     );
-    options.render = nodecast::render::Settings::default();
+    options.kustomize = nodecast::kustomize::Settings::default();
     let outcome = nodecast::check::run(&options).expect("check runs");
     let mut roles: Vec<(String, String, String, u32, u32)> = outcome
         .head

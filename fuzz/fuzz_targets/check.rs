@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         "2026-11-21T02:00:00Z".parse().expect("time"),
     );
     options.now_given = true;
-    options.render.enabled = false;
+    options.kustomize.enabled = false;
     options.validation.disabled = true;
     let Ok(outcome) = nodecast::check::run(&options) else {
         return;

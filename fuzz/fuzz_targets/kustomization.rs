@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nodecast::render::kustomization::{dir_of, is_builtin_plugin, is_git_url, is_remote, join, refs};
-use nodecast::render::run::{clean_error, concise};
+use nodecast::kustomize::kustomization::{dir_of, is_builtin_plugin, is_git_url, is_remote, join, refs};
+use nodecast::kustomize::run::{clean_error, concise};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -12,8 +12,8 @@ use nodecast_yaml::{Node, Span};
 
 pub use references::{Reference, ReferenceKind};
 
+use crate::kustomize::SideRender;
 use crate::parse::{type_meta, FileEntry, ParsedDoc, ParsedFile};
-use crate::render::SideRender;
 
 /// What makes two definitions the same object for the API server.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

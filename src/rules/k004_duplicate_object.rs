@@ -16,7 +16,7 @@ use super::{Context, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{wrapped, Inventory, Object};
-use crate::render::kustomization::dir_of;
+use crate::kustomize::kustomization::dir_of;
 
 /// The code this rule emits.
 pub static CODE: Code = Code {

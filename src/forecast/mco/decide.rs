@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::config::{file_text, Item, Src};
+use super::merge::Rendered;
 use super::policy::{self, Policies, PolicyAction};
 use super::registries;
-use super::render::Rendered;
 use crate::diagnostic::Side;
 use crate::forecast::Action;
 
@@ -377,8 +377,8 @@ mod tests {
 
     use super::*;
     use crate::forecast::mco::config::{Item, Mc, McConfig, Src};
+    use crate::forecast::mco::merge::merge;
     use crate::forecast::mco::policy::defaults;
-    use crate::forecast::mco::render::render;
     use serde_json::json;
 
     const REGISTRIES: &str = "/etc/containers/registries.conf";
@@ -451,7 +451,7 @@ mod tests {
             generated: false,
             config: m,
         };
-        render(&[&mc])
+        merge(&[&mc])
     }
 
     fn run(a: &Cfg, b: &Cfg) -> Decision {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::config::{file_text, Item, Src};
-use super::render::Rendered;
+use super::merge::Rendered;
 
 /// One refusal, with the field that causes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -249,7 +249,7 @@ mod tests {
 
     use super::*;
     use crate::forecast::mco::config::{Invalid, Mc, McConfig};
-    use crate::forecast::mco::render::render;
+    use crate::forecast::mco::merge::merge;
     use serde_json::json;
 
     fn src() -> Src {
@@ -261,7 +261,7 @@ mod tests {
     }
 
     fn rendered(c: McConfig) -> Rendered {
-        render(&[&Mc {
+        merge(&[&Mc {
             name: "00-test".into(),
             labels: Default::default(),
             generated: false,
@@ -406,7 +406,7 @@ mod tests {
 mod runc_tests {
     use super::*;
     use crate::forecast::mco::config::{text_file, Mc, McConfig};
-    use crate::forecast::mco::render::render;
+    use crate::forecast::mco::merge::merge;
     use crate::inventory::ObjectId;
 
     fn dropin(path: &str, runtime: &str) -> (String, Item<Value>) {
@@ -432,7 +432,7 @@ mod runc_tests {
     }
 
     fn rendered(files: Vec<(String, Item<Value>)>) -> Rendered {
-        render(&[&Mc {
+        merge(&[&Mc {
             name: "x".into(),
             labels: Default::default(),
             generated: false,

@@ -5,9 +5,9 @@ use nodecast_yaml::Node;
 
 use super::config::{self, Mc};
 use super::generated;
+use super::merge;
 use super::policy;
 use super::pool::{self, Pool};
-use super::render;
 use super::selector::Selector;
 use crate::inventory::Object;
 
@@ -73,9 +73,9 @@ pub fn side_model<'a>(objects: Vec<&'a Object>, managed: generated::Managed) -> 
 }
 
 /// The rendered configuration of the MachineConfigs a selector picks on this side.
-pub fn rendered(side: &SideModel<'_>, sel: &Selector) -> render::Rendered {
+pub fn rendered(side: &SideModel<'_>, sel: &Selector) -> merge::Rendered {
     let chosen: Vec<&Mc> = side.mcs.iter().filter(|m| sel.matches(&m.labels)).collect();
-    render::render(&chosen)
+    merge::merge(&chosen)
 }
 
 /// The pool's effective OS stream: its own, or (custom pools) the worker pool's.

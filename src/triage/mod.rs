@@ -1,4 +1,4 @@
-//! Policy stage (after rules): what the repository and the run decide about findings — rule levels
+//! Triage stage (after rules): what the repository and the run decide about findings — rule levels
 //! and file selection from `.nodecast.yaml`, suppression comments, the baseline, and rollout
 //! acknowledgements.
 
@@ -16,9 +16,9 @@ use crate::inventory::{Inventory, ObjectId};
 use crate::parse::ParsedSides;
 use crate::source::Loaded;
 
-/// The run's policy settings.
+/// The run's triage settings: configuration, baseline, acknowledgements.
 #[derive(Clone, Debug, Default)]
-pub struct Policy {
+pub struct Triage {
     /// The configuration (default when there is no file).
     pub config: Config,
     /// `--baseline FILE` (or `baseline:`): the baseline and how findings name it.
@@ -33,12 +33,12 @@ pub struct Policy {
 }
 
 /// Drops the files the configuration does not select (and configuration files themselves).
-pub fn select_files(policy: &Policy, loaded: &mut Loaded) {
-    loaded.base.files.retain(|f| policy.config.selects(&f.path));
-    loaded.head.files.retain(|f| policy.config.selects(&f.path));
+pub fn select_files(triage: &Triage, loaded: &mut Loaded) {
+    loaded.base.files.retain(|f| triage.config.selects(&f.path));
+    loaded.head.files.retain(|f| triage.config.selects(&f.path));
 }
 
-/// What the policy reads besides the findings.
+/// What triage reads besides the findings.
 pub struct Input<'a> {
     /// Parsed files of both sides.
     pub files: &'a ParsedSides,
@@ -56,7 +56,7 @@ pub struct Input<'a> {
     pub trailer_acks: Vec<String>,
 }
 
-/// What the policy did.
+/// What triage did.
 #[derive(Debug, Default)]
 pub struct Applied {
     /// The findings to report.
@@ -69,10 +69,10 @@ pub struct Applied {
 
 /// Applies suppressions, acknowledgements, configuration findings, rule levels and the baseline,
 /// in that order.
-pub fn apply(policy: &Policy, input: Input<'_>, diagnostics: Vec<Diagnostic>) -> Applied {
-    let (mut out, suppressed) = suppress::apply(&input.files.head, diagnostics, policy.known);
-    if policy.require_ack {
-        let mut acks = policy.acks.clone();
+pub fn apply(triage: &Triage, input: Input<'_>, diagnostics: Vec<Diagnostic>) -> Applied {
+    let (mut out, suppressed) = suppress::apply(&input.files.head, diagnostics, triage.known);
+    if triage.require_ack {
+        let mut acks = triage.acks.clone();
         acks.extend(input.trailer_acks);
         let unmodelled: Vec<ack::Unmodelled<'_>> = input
             .unforecast
@@ -100,11 +100,11 @@ pub fn apply(policy: &Policy, input: Input<'_>, diagnostics: Vec<Diagnostic>) ->
             &input.files.head,
         ));
     }
-    out.extend(policy.config.diagnostics.iter().cloned());
+    out.extend(triage.config.diagnostics.iter().cloned());
     let mut out: Vec<Diagnostic> = out
         .into_iter()
         .filter_map(
-            |mut d| match policy.config.level(d.code, &d.location.path) {
+            |mut d| match triage.config.level(d.code, &d.location.path) {
                 Some(Level::Off) => None,
                 Some(Level::Severity(s)) => {
                     d.severity = s;
@@ -115,7 +115,7 @@ pub fn apply(policy: &Policy, input: Input<'_>, diagnostics: Vec<Diagnostic>) ->
         )
         .collect();
     let mut baselined = 0;
-    if let Some((b, name)) = &policy.baseline {
+    if let Some((b, name)) = &triage.baseline {
         let (kept, n) = baseline::apply(b, name, out, input.files);
         out = kept;
         baselined = n;

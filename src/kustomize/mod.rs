@@ -1,4 +1,4 @@
-//! Render stage (between parse and inventory): Kustomize roots rendered for both revisions, so
+//! Kustomize stage (between parse and inventory): Kustomize roots rendered for both revisions, so
 //! the inventory holds what the cluster will see rather than the raw files.
 //!
 //! A *root* is a kustomization that no other kustomization of the side lists as a resource or

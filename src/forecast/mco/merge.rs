@@ -1,4 +1,6 @@
-//! Rendering a pool's configuration: `MergeMachineConfigs` order and Ignition merge rules.
+//! The MCO's config merge: a pool's rendered configuration from its MachineConfigs, in
+//! `MergeMachineConfigs` order with Ignition's merge rules (named `merge` so "render" means only
+//! Kustomize).
 
 use std::collections::BTreeMap;
 
@@ -92,7 +94,7 @@ pub fn merge_order<'a>(mcs: &[&'a Mc]) -> Vec<&'a Mc> {
 }
 
 /// Merges the selected MachineConfigs into the rendered configuration.
-pub fn render(mcs: &[&Mc]) -> Rendered {
+pub fn merge(mcs: &[&Mc]) -> Rendered {
     let mut r = Rendered {
         kernel_type: Item {
             value: "default".into(),
@@ -225,7 +227,7 @@ mod tests {
     fn worker_configs_merge_before_custom_role_whatever_the_names() {
         let a = mc("00-infra", "infra", &["b"]);
         let w = mc("99-worker", "worker", &["a"]);
-        let r = render(&[&a, &w]);
+        let r = merge(&[&a, &w]);
         assert_eq!(r.order, vec!["99-worker", "00-infra"]);
         let kargs: Vec<&str> = r
             .kernel_arguments
@@ -253,7 +255,7 @@ mod tests {
                 src("20-b"),
             ),
         )];
-        let r = render(&[&b, &a]);
+        let r = merge(&[&b, &a]);
         assert_eq!(
             r.files["/etc/x"].value,
             serde_json::json!({"mode": 420, "contents": {"source": "data:,b"}})
@@ -269,7 +271,7 @@ mod tests {
         g.generated = true;
         g.config.os_image_url = Some(Item::new("quay.io/g".into(), src("g")));
         g.config.kernel_type = Some(Item::new("default".into(), src("g")));
-        let r = render(&[&a, &g]);
+        let r = merge(&[&a, &g]);
         assert_eq!(
             r.os_image_url.map(|u| u.value),
             Some("quay.io/a".to_string())

@@ -348,7 +348,8 @@ fn render(
         Ok::<String, Fatal>(s)
     };
     Ok(match format {
-        Format::Json => json(report::json::report(outcome))?,
+        Format::Json => report::json::render(outcome)
+            .map_err(|e| Fatal::new(format!("internal error: {e}"), "please report this"))?,
         Format::Sarif => json(report::sarif::report(outcome))?,
         Format::Github => report::github::render(outcome),
         Format::Markdown => report::markdown::render(outcome, report::markdown::PR_COMMENT_BUDGET),

@@ -55,7 +55,7 @@ fn limited(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Outcome {
 
 fn json(o: &Outcome) -> Value {
     assert_eq!(o.signal, None, "killed by a signal: {}", o.stderr);
-    serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", o.stderr))
+    common::parse_json(&o.stdout, &o.stderr)
 }
 
 fn diags<'a>(r: &'a Value, code: &str) -> Vec<&'a Value> {

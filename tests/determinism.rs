@@ -108,6 +108,6 @@ fn a_given_now_is_printed() {
         ],
         &[],
     );
-    let r: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let r = run.json();
     assert_eq!(r["now"], "2026-11-21T02:00:00Z");
 }

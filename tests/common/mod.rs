@@ -83,15 +83,50 @@ pub struct Run {
 }
 
 impl Run {
-    /// Stdout as JSON.
+    /// Stdout as JSON, a JSON report checked against its schema ([`parse_json`]).
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-                self.stdout, self.stderr
-            )
-        })
+        parse_json(&self.stdout, &self.stderr)
     }
+}
+
+/// Parses a run's stdout as JSON; a JSON report (`"schema": "nodecast/report/v1"`) must also
+/// validate against the committed report schema, so every report the suites produce checks it.
+pub fn parse_json(stdout: &str, stderr: &str) -> Value {
+    let doc: Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{stdout}\nstderr:\n{stderr}"));
+    if doc["schema"] == nodecast::report::json::SCHEMA {
+        let errors = report_schema_errors(&doc);
+        assert!(
+            errors.is_empty(),
+            "the JSON report does not match {}:\n{}\nreport:\n{stdout}",
+            nodecast::report::json::SCHEMA_PATH,
+            errors.join("\n"),
+        );
+    }
+    doc
+}
+
+/// The committed report schema, compiled once per test binary (formats asserted).
+pub fn report_schema() -> &'static jsonschema::Validator {
+    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    VALIDATOR.get_or_init(|| {
+        let path = project_root().join(nodecast::report::json::SCHEMA_PATH);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let schema: Value = serde_json::from_str(&text).expect("the report schema is JSON");
+        jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the report schema compiles")
+    })
+}
+
+/// Every way `doc` breaks the committed report schema, as `instance path: message`.
+pub fn report_schema_errors(doc: &Value) -> Vec<String> {
+    report_schema()
+        .iter_errors(doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
 }
 
 /// Runs `nodecast ARGS` in `cwd` with colour off and a fixed clock.

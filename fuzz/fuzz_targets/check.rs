@@ -41,16 +41,23 @@ fuzz_target!(|data: &[u8]| {
     let Ok(outcome) = nodecast::check::run(&options) else {
         return;
     };
-    let json = nodecast::report::json::report(&outcome);
-    assert!(json["diagnostics"].is_array());
+    let json = nodecast::report::json::render(&outcome).expect("the report serialises");
+    assert!(json.starts_with('{'));
     let _ = nodecast::report::sarif::report(&outcome);
     let _ = nodecast::report::markdown::render(&outcome, 65_536);
     let _ = nodecast::report::github::render(&outcome);
-    let _ = nodecast::report::human::render(
-        &outcome,
-        nodecast::report::human::Style {
-            color: false,
-            width: 100,
-        },
-    );
+    let _ = nodecast::report::junit::render(&outcome);
+    let _ = nodecast::report::gitlab::report(&outcome);
+    let _ = nodecast::report::html::render(&outcome);
+    for (width, quiet, unicode) in [(100, false, true), (40, true, false)] {
+        let _ = nodecast::report::human::render(
+            &outcome,
+            nodecast::report::human::Style {
+                color: false,
+                width,
+                quiet,
+                unicode,
+            },
+        );
+    }
 });

@@ -223,9 +223,9 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 
 /// Pairs base and head definitions; one identity may be defined once per standalone cluster.
 fn diff_of(options: &Options, base: &Inventory, head: &Inventory, has_base: bool) -> Diff {
-    let roots = forecast::mco::cluster_roots(base, head);
+    let roots = crate::inventory::clusters::roots(base, head, &[]);
     Diff::compute_grouped(base, head, has_base, &|o| {
-        forecast::mco::cluster_key(&roots, &options.cluster_roots, o)
+        crate::inventory::clusters::key_of(&roots, &options.cluster_roots, o)
     })
 }
 

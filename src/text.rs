@@ -1,23 +1,13 @@
 //! Small text helpers shared by rules: "did you mean" suggestions, name validation, and
 //! reading `key: value` lines of YAML that does not parse.
 
-/// Levenshtein distance, case-insensitive, for "did you mean" suggestions.
+/// Levenshtein distance, case-insensitive, for "did you mean" suggestions (`strsim`).
 pub fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    strsim::levenshtein(&a.to_lowercase(), &b.to_lowercase())
 }
 
-/// The candidate closest to `word` within a distance that still reads as a typo.
+/// The candidate closest to `word` within a distance that still reads as a typo: the one "did
+/// you mean" helper of every stage.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).clamp(1, 3);
     candidates

@@ -281,16 +281,6 @@ pub fn load(file: &Path, rel: &str, known: &[&'static Code]) -> Result<Config, c
     Ok(parse(&text, rel, known))
 }
 
-/// The closest candidate to a misspelt name, when it is close enough to be a likely typo.
-pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(&name.to_ascii_lowercase(), c), *c))
-        .filter(|(score, _)| *score >= 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
-
 struct Validator<'a> {
     known: &'a [&'static Code],
     path: &'a str,
@@ -308,7 +298,7 @@ impl Validator<'_> {
     }
 
     fn unknown_key(&mut self, key: &Node, name: &str, valid: &[&str]) {
-        let help = match closest(name, valid) {
+        let help = match crate::text::closest(name, valid.iter().copied()) {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("valid keys: {}", valid.join(", ")),
         };
@@ -468,7 +458,7 @@ impl Validator<'_> {
                 .iter()
                 .find(|c| c.code.eq_ignore_ascii_case(code))
             else {
-                let help = match closest(code, &names) {
+                let help = match crate::text::closest(code, names.iter().copied()) {
                     Some(c) => format!("did you mean `{c}`? (`nodecast rules` lists every code)"),
                     None => "`nodecast rules` lists every code".into(),
                 };

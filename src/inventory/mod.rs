@@ -1,5 +1,6 @@
 //! Inventory stage: the objects of one side by identity, with their references resolved.
 
+pub mod clusters;
 pub mod kinds;
 mod references;
 pub mod wrapped;

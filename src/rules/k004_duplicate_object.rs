@@ -41,7 +41,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let scopes = Scopes {
-        clusters: crate::forecast::mco::cluster_roots_with(ctx.base, ctx.head, ctx.cluster_roots),
+        clusters: crate::inventory::clusters::roots(ctx.base, ctx.head, ctx.cluster_roots),
         applications: recursive_applications(ctx.head),
     };
     let linked: std::collections::HashSet<&str> = ctx

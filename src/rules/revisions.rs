@@ -54,6 +54,6 @@ pub fn text<'a>(o: &'a Object, pointer: &str) -> Option<&'a str> {
 pub fn at(o: &Object, pointer: &str) -> Location {
     Location::head(
         &o.path,
-        crate::forecast::mco::config::locate(o.root(), pointer),
+        nodecast_yaml::pointer::walk(o.root(), pointer).key_span(),
     )
 }

@@ -15,6 +15,7 @@ mod line_index;
 mod locate;
 mod node;
 mod parse;
+pub mod pointer;
 mod rescan;
 mod resolve;
 

@@ -1,7 +1,7 @@
 //! Finds the key of a changed field (the position causes point at), including fields of documents
 //! embedded in a ConfigMap (`/data/config[MachineConfig name]/spec/…`).
 
-use nodecast_yaml::{Node, NodeKind, Span};
+use nodecast_yaml::{Node, Span};
 
 use crate::inventory::Object;
 use crate::parse::ParsedDoc;
@@ -18,36 +18,10 @@ pub fn doc_label(root: &Node, index: usize) -> String {
     }
 }
 
-fn unescape(s: &str) -> String {
-    s.replace("~1", "/").replace("~0", "~")
-}
-
 /// The span of the key (for mapping entries) or item (for list elements) at `pointer` under
 /// `root`; the deepest existing ancestor when the full path does not exist.
 pub fn key_span(root: &Node, pointer: &str) -> Span {
-    let mut node = root;
-    let mut span = root.span;
-    for seg in pointer.split('/').skip(1) {
-        let key = unescape(seg);
-        match &node.kind {
-            NodeKind::Map(_) => match node.entry(&key) {
-                Some(e) => {
-                    span = e.key.span;
-                    node = &e.value;
-                }
-                None => break,
-            },
-            NodeKind::Seq(items) => match key.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                Some(item) => {
-                    span = item.span;
-                    node = item;
-                }
-                None => break,
-            },
-            NodeKind::Scalar { .. } => break,
-        }
-    }
-    span
+    nodecast_yaml::pointer::walk(root, pointer).key_span()
 }
 
 /// The embedded document `label` under ConfigMap key `key` of a parsed document.

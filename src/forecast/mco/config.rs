@@ -345,24 +345,7 @@ pub fn file_text(v: &Value) -> Option<String> {
 
 /// Location of a JSON pointer in a node: the deepest existing entry's key (or list item).
 pub fn locate(root: &Node, pointer: &str) -> Span {
-    let mut node = root;
-    let mut span = root.span;
-    for raw in pointer.split('/').skip(1) {
-        let key = raw.replace("~1", "/").replace("~0", "~");
-        if let Some(e) = node.entry(&key) {
-            span = e.key.span;
-            node = &e.value;
-            continue;
-        }
-        match (node.as_seq(), key.parse::<usize>()) {
-            (Some(items), Ok(i)) if i < items.len() => {
-                node = &items[i];
-                span = node.span;
-            }
-            _ => break,
-        }
-    }
-    span
+    nodecast_yaml::pointer::walk(root, pointer).key_span()
 }
 
 /// Canonical JSON of some fields of an object (what generated content depends on).

@@ -5,7 +5,7 @@
 //! node disruption policy; per pool: render base and head, diff, refuse or decide the action.
 
 mod causes;
-mod cluster;
+use crate::inventory::clusters as cluster;
 pub mod codes;
 pub mod config;
 pub mod decide;

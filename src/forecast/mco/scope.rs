@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::cluster::Cluster;
 use crate::diff::{diff_objects, ChangeKind, FieldChange};
 use crate::forecast::Input;
+use crate::inventory::clusters::Cluster;
 use crate::inventory::{Object, ObjectId};
 
 /// A changed object of the cluster.

@@ -1,12 +1,14 @@
 //! Grouping objects into standalone clusters, so pools of different clusters never mix: an object
 //! an overlay renders or a Policy / SyncSet carries belongs to that deployment unit
-//! ([`Origin::group`](crate::inventory::Origin::group)); a plain file belongs to its folder.
+//! ([`Origin::group`](super::Origin::group)); a plain file belongs to its folder. Part of the
+//! inventory because the diff (one identity may be defined once per cluster), the duplicate rule
+//! and the models all need the same grouping.
 
 use std::collections::{BTreeSet, HashMap};
 
 use globset::{GlobBuilder, GlobSetBuilder};
 
-use crate::inventory::{Inventory, Object};
+use super::{Inventory, Object};
 
 /// Kinds the MCO model reads (group, kind).
 pub const MODELLED: [(&str, &str); 22] = [

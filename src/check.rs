@@ -1,4 +1,6 @@
-//! Drives the pipeline for `nodecast check`.
+//! The driver: runs the stages in order for `nodecast check` (source → parse → classify →
+//! kustomize → inventory → diff → forecast ∥ validate → rules → triage → redact) and hands
+//! each stage only the settings it reads. The one module that knows every stage.
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
 //! Whether to colour human output: `--color`, then FORCE_COLOR, NO_COLOR, CLICOLOR_FORCE, CLICOLOR,
-//! TERM=dumb and terminal detection, in that order (see the conventions doc).
+//! TERM=dumb and terminal detection, in that order (the no-color.org and CLICOLOR conventions).
 
 /// `--color` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

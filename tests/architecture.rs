@@ -349,3 +349,43 @@ fn the_checker_finds_a_cycle() {
         ["in d: [\"x\", \"y\"] via [\"d::x -> d::y\", \"d::y -> d::x\"]"]
     );
 }
+
+#[test]
+fn the_architecture_document_lists_every_module_of_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc =
+        std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
+    let layout = doc
+        .split("## Layout")
+        .nth(1)
+        .expect("docs/architecture.md has a Layout section");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("src")).expect("src") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let listed = if path.is_dir() {
+            format!("src/{name}/")
+        } else if name.ends_with(".rs") {
+            format!("src/{name}")
+        } else {
+            continue;
+        };
+        if !layout.contains(&listed) {
+            missing.push(listed);
+        }
+    }
+    for line in layout.lines().filter(|l| l.starts_with("src/")) {
+        let path = line.split_whitespace().next().unwrap_or_default();
+        if !root.join(path).exists() {
+            missing.push(format!("{path} (listed, but not in the tree)"));
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md Layout and src/ differ: {missing:?}"
+    );
+}

@@ -1,5 +1,5 @@
 //! CoreOS boot image metadata (the `coreos-bootimages` ConfigMap's `stream` / `streams` JSON):
-//! which (stream, architecture, platform, region) has a boot image (streams-bootimages-versions.md 3).
+//! which (stream, architecture, platform, region) has a boot image (the `coreos-bootimages` ConfigMap the MCO reads, stream JSON format).
 
 use serde_json::Value;
 

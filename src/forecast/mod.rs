@@ -1,8 +1,11 @@
 //! Forecast stage: per NodePool / MachineConfigPool, what the change does to nodes, and when.
 //!
-//! The HyperShift and MCO models land in `forecast/hypershift` and `forecast/mco`; until then the
-//! forecast is empty and the report says "no node impact" only when nothing changed that could
-//! affect nodes — see [`Impact`] for the contract every model fills in.
+//! This is the product: everything before it exists to give it both revisions' objects and their
+//! differences, everything after it reports it. Two models emulate the controllers that roll nodes
+//! (`hypershift`: the NodePool controller; `mco`: the Machine Config Operator), `unreadable`
+//! covers what could not be read, `when` says when each rollout may start, and what no model
+//! judges is listed as `unforecast` — never "no node impact". See [`Impact`] for the contract
+//! every model fills in. It reads only its [`Input`] and [`Settings`], never the driver's options.
 
 pub mod boot_images;
 pub mod codes;
@@ -371,7 +374,7 @@ pub fn unforecast(
     let targets: std::collections::HashSet<&crate::inventory::ObjectId> =
         head.references.iter().map(|r| &r.target).collect();
     let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
-    // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown (REAL).
+    // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown.
     let carries_unknown = |c: &crate::diff::ObjectChange| carries_unknown(c, head);
     diff.changes
         .iter()

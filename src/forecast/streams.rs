@@ -1,5 +1,5 @@
 //! OS stream and feature-gate facts shared by the HyperShift and MCO models and the stream rules
-//! (streams-bootimages-versions.md 1, 2, 4, 6): one table per fact, so a promotion or a new
+//! (HyperShift `GetRHELStream`, the MCO's stream defaults, boot image skew limits, feature gates): one table per fact, so a promotion or a new
 //! stream is one edit.
 
 use semver::Version;
@@ -18,7 +18,7 @@ pub struct Gate {
 }
 
 /// Gates the stream rules depend on. OSStreams: off in HyperShift's Default set at HS, promoted
-/// with the 5.0 payloads (openshift/api #2950, hypershift #9328 / #9372; Uncertain 1).
+/// with the 5.0 payloads (openshift/api #2950, hypershift #9328 / #9372, not yet in a release).
 pub const GATES: &[Gate] = &[Gate {
     name: "OSStreams",
     default_from: (5, 0),

@@ -17,7 +17,7 @@ use crate::schedule::model::{Holder, HolderKind, Model};
 use crate::schedule::stanza::{Schema, Stanza};
 
 /// Validates the head's change-management objects and schedules every disruptive forecast entry:
-/// `now` inside a window, `window` with the next start, `paused`, or `never` (domain doc §5).
+/// `now` inside a window, `window` with the next start, `paused`, or `never` (the enhancement's evaluation order: disabled, paused, policy).
 pub fn apply(impacts: &mut [Impact], input: &Input<'_>, diagnostics: &mut Vec<Diagnostic>) {
     let now = input.settings.now.as_second();
     let inv = input.head;

@@ -166,7 +166,7 @@ pub fn group_of(api_version: &str) -> &str {
 
 /// Whether objects of this kind have no namespace, as the API server defines it.
 ///
-/// `ChangeManagementPolicy` is namespaced in the product-brief revision of the API: it is kept
+/// `ChangeManagementPolicy` is namespaced in revisions 4–5 of the enhancement's API: it is kept
 /// namespaced unless it is in `config.openshift.io` (the latest revision, cluster-scoped).
 pub fn is_cluster_scoped(group: &str, kind: &str) -> bool {
     match group {

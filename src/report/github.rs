@@ -1,4 +1,4 @@
-//! GitHub Actions output (conventions.md §2–3): workflow-command annotations, most severe and
+//! GitHub Actions output (workflow commands, step summary and outputs): workflow-command annotations, most severe and
 //! changed lines first, capped per level with a line saying how many were left out; the step
 //! summary and step outputs.
 

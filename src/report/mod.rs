@@ -1,4 +1,5 @@
-//! Report stage: renders the outcome for people (human) and programs (json).
+//! Report stage: the outcome for people (human, Markdown, HTML) and programs (JSON, SARIF, GitHub
+//! annotations, JUnit, GitLab Code Quality). It only reads the outcome; it decides nothing.
 
 pub mod github;
 pub mod gitlab;

@@ -1,4 +1,4 @@
-//! SARIF 2.1.0 for GitHub code scanning (conventions.md §1): one run, every rule, results always
+//! SARIF 2.1.0 as GitHub code scanning reads it: one run, every rule, results always
 //! present, one relative location per result, no empty objects.
 
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
 //! The effective change-management state of an object at an instant, and when a material change
-//! may start (domain doc section 5).
+//! may start (the enhancement's evaluation order: disabled, paused, the policy's windows and exclusions).
 
 use super::days::human;
 use super::duration;

@@ -14,7 +14,7 @@ use super::windows::{Next, Schedule};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::Inventory;
 
-/// The bypass annotation (domain doc 4.13).
+/// The bypass annotation (the enhancement's per-MachineConfig opt-out).
 pub const BYPASS: &str = "machineconfiguration.openshift.io/bypass-change-management";
 
 /// Tunables of the checks.
@@ -140,7 +140,8 @@ fn opens(
     }
 }
 
-/// Uncertain 3: a window that runs into an excluded day loses the excluded part; say so once.
+/// The enhancement does not say how an exclusion cuts a window that runs into it: nodecast drops
+/// the excluded part, and says so once.
 fn straddles(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, out: &mut Vec<Diagnostic>) {
     if !s.permit || s.exclusions.is_empty() {
         return;

@@ -1,6 +1,7 @@
-//! Change-management schedules: parse and validate policies and stanzas (Schema A, the product
-//! brief's revision with RRULE strings, and Schema B, the final revision with structured
-//! recurrences), compute their windows in UTC, and say when each forecast rollout may start.
+//! Change-management schedules (the OpenShift enhancement "Change Management and Maintenance
+//! Schedules", openshift/enhancements PR #1571, never merged): parse and validate policies and
+//! stanzas (Schema A, its revisions 4–5 with RRULE strings, and Schema B, its final revision 8
+//! with structured recurrences), compute their windows in UTC, and decide when a rollout may start.
 //!
 //! Pure time arithmetic: nothing here reads a forecast. The forecast calls in
 //! (`forecast::when`) to decide when each rollout may start and to lint the policies, because

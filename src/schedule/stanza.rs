@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 /// Which revision a stanza or policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schema {
-    /// Revisions 4–5 (the product brief): RRULE strings, `disabledUntil`/`pausedUntil`/`policy`.
+    /// Revisions 4–5 of the enhancement: RRULE strings, `disabledUntil`/`pausedUntil`/`policy`.
     A,
     /// Revision 8 (final): structured recurrence, `strategy`/`byPolicy`/`*Until`.
     B,

@@ -1,5 +1,5 @@
 //! Findings about one NodePool: what makes the controller refuse it (blocked), and what it warns
-//! about (domain doc 3, 6, 9, 10, 11).
+//! about (`spec.config` documents, OS streams, rollout settings, versions, pauses).
 
 use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;

@@ -1,5 +1,5 @@
 //! HostedCluster-level findings: release changes that may roll NodePools through generated
-//! configuration (uncertain item 1), and pauses that do not pause NodePools (domain doc 11).
+//! configuration (the generated HAProxy and ignition configuration follow the control-plane release), and pauses that do not pause NodePools (`pausedUntil` on a HostedCluster pauses its own reconciliation, not the NodePool controller).
 
 use super::paused::{self, Pause};
 use super::{inputs, locate, template, GROUP};
@@ -10,7 +10,7 @@ use crate::inventory::{Object, ReferenceKind};
 
 /// Says why a changed pull secret or trust bundle of a HostedCluster rolls no NodePool: the
 /// NodePool controller hashes their names into the configuration, never their content (CRD
-/// descriptions of `spec.pullSecret` and `spec.additionalTrustBundle`; domain doc 5).
+/// descriptions of `spec.pullSecret` and `spec.additionalTrustBundle`).
 pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
     for change in &input.diff.changes {
         let id = &change.id;

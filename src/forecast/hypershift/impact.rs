@@ -1,5 +1,5 @@
 //! Assembles a NodePool's forecast entry: the action its causes lead to under its upgrade type,
-//! the node count and rollout shape, when it starts, and the fingerprints (domain doc 9 and 12).
+//! the node count and rollout shape, when it starts, and the fingerprints (rollout shape per upgrade type; one cause per changed input).
 
 use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;

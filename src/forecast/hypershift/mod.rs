@@ -1,6 +1,6 @@
 //! HyperShift model: for every NodePool whose inputs differ between base and head, what the
 //! NodePool controller does — replace, update in place, nothing, or refuse — and when
-//! (`shared/domain/hypershift-rollouts.md`).
+//! (HyperShift `hypershift-operator/controllers/nodepool/`: the config hash, the machine template and the release version are the three triggers).
 
 mod checks;
 pub mod codes;

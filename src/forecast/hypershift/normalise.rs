@@ -1,5 +1,5 @@
 //! The controller's normalisation of config-hash inputs, so equal inputs compare equal
-//! (domain doc 2, 3 and 5).
+//! (`config.go`: documents re-serialised, defaults applied, order kept).
 
 use nodecast_yaml::Node;
 use serde_json::{Map, Value};

@@ -1,7 +1,7 @@
 //! NodePool OS stream findings beyond what the controller refuses (H108): runc drop-ins the
 //! controller does not see, cross-major rebases, explicit defaults, OS changes caused by a release
 //! upgrade, and fields the API server drops without the OSStreams gate
-//! (streams-bootimages-versions.md 1).
+//! (`GetRHELStream` in HyperShift `hypershift-operator/controllers/nodepool/config.go`).
 
 use crate::forecast::hypershift::codes;
 use nodecast_yaml::Node;

@@ -1,4 +1,4 @@
-//! `spec.pausedUntil` as `support/util/pausereconcile.go` reads it (domain doc 11).
+//! `spec.pausedUntil` as `support/util/pausereconcile.go` reads it (HyperShift).
 
 use jiff::Timestamp;
 use nodecast_yaml::Node;
@@ -68,7 +68,7 @@ pub fn read(value: Option<&str>, now: Timestamp) -> Pause {
 }
 
 /// When a NodePool's rollout may start: its own pause, else a HostedCluster pause for inputs its
-/// control-plane operator produces (uncertain item 6), else now.
+/// control-plane operator produces (untested upstream, so nodecast says so), else now.
 pub fn when(input: &Input<'_>, h: &Side<'_>, triggered: &[Triggered], action: Action) -> When {
     let now = input.settings.now;
     let np_pause = read(

@@ -1,4 +1,4 @@
-//! The rollout's shape: how many nodes, how many at a time, in how many waves (domain doc 9).
+//! The rollout's shape: how many nodes, how many at a time, in how many waves (`capi.go` for Replace, `getInPlaceMaxUnavailable` for InPlace).
 
 use nodecast_yaml::{Node, NodeKind, Scalar};
 

@@ -1,5 +1,5 @@
 //! Machine-template inputs per platform (trigger B) and the MachineDeployment failure domain
-//! (domain doc 7).
+//! (per platform, HyperShift `hypershift-operator/controllers/nodepool/<platform>.go`).
 
 use nodecast_yaml::Node;
 

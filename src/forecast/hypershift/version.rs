@@ -1,4 +1,4 @@
-//! Release versions as the NodePool controller reads them, and its version rules (domain doc 10).
+//! Release versions as the NodePool controller reads them, and its version rules (`nodepool_controller.go` and `support/supportedversion`).
 
 use semver::Version;
 

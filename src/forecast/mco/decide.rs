@@ -26,7 +26,7 @@ pub struct Reason {
 pub struct Delta {
     /// osImageURL differs.
     pub os_update: bool,
-    /// baseOSExtensionsContainerImage differs (Uncertain 5: forecast as a possible reboot).
+    /// baseOSExtensionsContainerImage differs (upstream does not say whether this alone reboots: forecast as a possible reboot).
     pub extensions_image: bool,
     /// Release payload (template configs and OS image) differs.
     pub release: bool,
@@ -342,7 +342,7 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
     }
 }
 
-/// Maps the daemon's action list to the contract action (mco-disruption.md section 11).
+/// Maps the daemon's action list to the contract action (`none` when the daemon does nothing, `reload`/`restart` for service actions, `drain`, `reboot`).
 pub fn classify(actions: &[PolicyAction], unsafe_registries: bool) -> (Action, bool) {
     let has = |f: &dyn Fn(&PolicyAction) -> bool| actions.iter().any(f);
     if has(&|a| *a == PolicyAction::Reboot) {
@@ -373,7 +373,7 @@ pub fn file_value<'a>(r: &'a Rendered, path: &str) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     //! Oracle: MCO `pkg/daemon/update_test.go` `TestCalculatePostConfigChangeAction` (day-2 column
-    //! of mco-disruption.md section 12), `TestMachineConfigDiff`, and the cases derived from code.
+    //! of the MCO's `pkg/daemon/update_test.go`), `TestMachineConfigDiff`, and the cases derived from code.
 
     use super::*;
     use crate::forecast::mco::config::{Item, Mc, McConfig, Src};

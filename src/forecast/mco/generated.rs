@@ -2,7 +2,7 @@
 //! mirror sets, Image, Proxy, FeatureGate, nodes.config, ClusterVersion, pull secret, CA bundle).
 //!
 //! Generated content depends on controller templates, so each generated file's value is the
-//! canonical JSON of the source fields it depends on (mco-disruption.md section 7): any semantic
+//! canonical JSON of the source fields it depends on (the MCO's template, kubelet-config, container-runtime-config and image controllers): any semantic
 //! change of those fields changes the file, formatting does not. registries.conf and CRI-O
 //! drop-ins are generated as real text, because the daemon reads them (drain safety, runc).
 

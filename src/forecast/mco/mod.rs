@@ -1,5 +1,6 @@
 //! Standalone OpenShift: per MachineConfigPool, what the Machine Config Operator does to its
-//! nodes when the change is applied (mco-disruption.md).
+//! nodes when the change is applied: the render controller's merge, the daemon's config diff and
+//! its node disruption policies (`pkg/controller/render`, `pkg/daemon` of the machine-config-operator).
 //!
 //! Per cluster (grouped by overlay, Policy or SyncSet, else by folder) and side: pools, user and generated MachineConfigs, and the
 //! node disruption policy; per pool: render base and head, diff, refuse or decide the action.

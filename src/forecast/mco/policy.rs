@@ -90,7 +90,7 @@ pub struct Policies {
     pub recent_release: bool,
 }
 
-/// Default policies that only recent releases have (mco-disruption.md, Uncertain 1): older
+/// Default policies that only recent releases have (their release is not recorded in the repository, so nodecast cannot tell): older
 /// releases reboot for these paths and units.
 pub const RECENT: [&str; 7] = [
     "/etc/crio/policies",

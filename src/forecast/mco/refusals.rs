@@ -245,7 +245,7 @@ pub fn runc_default(r: &Rendered) -> Option<Src> {
 
 #[cfg(test)]
 mod tests {
-    //! Oracle: MCO `pkg/controller/common/reconcile_test.go` (mco-disruption.md section 12).
+    //! Oracle: MCO `pkg/controller/common/reconcile_test.go` (its `TestReconcilable` cases).
 
     use super::*;
     use crate::forecast::mco::config::{Invalid, Mc, McConfig};

@@ -1,4 +1,4 @@
-//! OS streams of MachineConfigPools (streams-bootimages-versions.md 2, mco-disruption.md 10):
+//! OS streams of MachineConfigPools (`spec.osImageStream`, checked against the cluster's `OSImageStream`):
 //! the effective stream of each pool (its own, the worker pool's for custom pools, the cluster
 //! default), the reboot a stream change causes, and the findings about stream names and the
 //! MachineSets that boot them.

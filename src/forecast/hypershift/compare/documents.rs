@@ -1,5 +1,5 @@
 //! Causes from `spec.config` / `spec.tuningConfig`: the multiset of normalised documents, refused
-//! documents, and ConfigMap references that do not resolve (domain doc 3, rules 1–5).
+//! documents, and ConfigMap references that do not resolve (the controller's `defaultAndValidateConfigManifest`).
 
 use super::{at_field, below, field_summary, fields, located, Located, Triggered};
 use crate::diagnostic::Side as Side_;

@@ -1,5 +1,5 @@
 //! Compares the normalised inputs of two revisions of a NodePool and turns every difference into
-//! causes at the changed fields (domain doc 12: one cause per changed input).
+//! causes at the changed fields (one cause per changed input).
 
 mod documents;
 
@@ -23,7 +23,7 @@ pub struct Triggered {
     pub cause: Cause,
     /// The cause's place as a diagnostic location (head, or base for removals).
     pub location: Location,
-    /// Only a possible rollout (a Tuned without boot-time settings, uncertain item 4).
+    /// Only a possible rollout (a Tuned without boot-time settings, which the Node Tuning Operator may or may not turn into a rollout).
     pub possible: bool,
     /// A NodePool field the model does not know (the rollout is assumed).
     pub unmodelled: bool,
@@ -58,7 +58,7 @@ pub(super) fn located(
     )
 }
 
-/// NodePool fields that never roll nodes, and why (domain doc 8): the cause says so.
+/// NodePool fields that never roll nodes, and why (HyperShift `capi.go`, cluster-api `MachineTemplateDeepCopyRolloutFields`, the day-2 tags e2e test): the cause says so.
 pub const NEVER: &[(&str, &str)] = &[
     ("/spec/replicas", "scales the pool; existing nodes are kept"),
     (

@@ -1,5 +1,5 @@
 //! The keyed config-hash, version and machine-template inputs of a NodePool, from the NodePool,
-//! its HostedCluster and the Secrets they name (domain doc 2, 4, 5, 6 and 7).
+//! its HostedCluster and the Secrets they name (`Hash()` in HyperShift `hypershift-operator/controllers/nodepool/config.go` and the platform templates).
 
 use base64::Engine;
 use nodecast_yaml::Node;
@@ -262,7 +262,7 @@ impl Side<'_> {
 }
 
 /// Whether the HostedCluster sets an HTTPS proxy (then the control-plane operator image is part
-/// of the generated HAProxy configuration, domain doc 4 and uncertain item 1).
+/// of the generated HAProxy configuration, which the control-plane operator image may change).
 pub fn has_https_proxy(hc: &Node) -> bool {
     str_at(hc, &["spec", "configuration", "proxy", "httpsProxy"]).is_some_and(|s| !s.is_empty())
 }

@@ -1,5 +1,5 @@
 //! The documents of a NodePool's `spec.config` and `spec.tuningConfig` ConfigMaps, normalised,
-//! and the ones the controller refuses (domain doc 3 and 4).
+//! and the ones the controller refuses (`defaultAndValidateConfigManifest` in HyperShift `hypershift-operator/controllers/nodepool/config.go`).
 
 use nodecast_yaml::{Node, ProblemKind};
 

@@ -1,5 +1,5 @@
 //! Everything one revision says about a NodePool's rollout inputs, normalised the way the
-//! NodePool controller normalises them (domain doc 2–7).
+//! NodePool controller normalises them (`config.go`, `haproxy.go` and the platform templates of HyperShift `hypershift-operator/controllers/nodepool/`).
 
 mod components;
 mod documents;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the seed corpora of the fuzz targets from testdata/ (fuzz/corpus/<target>/, not committed):
 # every YAML file, the data URLs, MachineConfigs, kustomizations and RRULEs found there, the
-# before/after trees of the scenario suites for the whole check, and a few large multi-document
-# inputs (run with -max_len high enough to hold them, see the README).
+# before/after trees of the scenario suites for the whole check (each case built from its shared
+# bases with tools/fixture.sh, as the tests build it), and a few large multi-document inputs (run
+# with -max_len high enough to hold them, see the README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
@@ -29,9 +30,16 @@ grep -rhoE "FREQ=[A-Za-z0-9=;,+:-]*" testdata tests src | sort -u | while IFS= r
   i=$((i + 1))
   printf '%s' "$r" > "$c/schedule/r$i"
 done
+# The scenario cases, built in full (their `_base/` folders are shared bases, not cases).
+built=$(mktemp -d)
+trap 'rm -rf "$built"' EXIT
+for dir in testdata/mco/* testdata/hcp/* testdata/rules/*; do
+  case "${dir##*/}" in _*) continue ;; esac
+  if [ -d "$dir" ]; then tools/fixture.sh "$dir" "$built/$dir"; fi
+done
 # Whole check: each scenario's before and after files, interleaved (base, head, base, head…).
 i=0
-for case in testdata/mco/* testdata/hcp/* testdata/rules/*; do
+for case in "$built"/testdata/mco/* "$built"/testdata/hcp/* "$built"/testdata/rules/*; do
   [ -d "$case/after" ] || continue
   i=$((i + 1))
   out="$c/check/c$i"
@@ -50,7 +58,7 @@ for case in testdata/mco/* testdata/hcp/* testdata/rules/*; do
 done
 # Large inputs: many documents in one file.
 for target in parse check ignition; do
-  cat testdata/mco/*/after/*.yaml | head -c 200000 > "$c/$target/large-many-documents"
+  cat "$built"/testdata/mco/*/after/*.yaml | head -c 200000 > "$c/$target/large-many-documents"
 done
 python3 - "$c" <<'PY'
 import sys

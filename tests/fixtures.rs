@@ -4,12 +4,14 @@ mod common;
 
 use std::path::Path;
 
+use common::fixture::{cases, materialise};
 use common::{copy_tree, diag_lines, nodecast, project_root};
 
 /// Runs one fixture and compares its findings with `expected.txt` (exactly, in report order).
 ///
-/// The fixture is copied out of this repository first, so its paths are relative to `after/`
-/// (inside the project's own Git repository they would be repository-relative).
+/// The fixture is built out of this repository first (`common::fixture`: the folders its `_from`
+/// files name, then its own files), so its paths are relative to `after/` (inside the project's
+/// own Git repository they would be repository-relative).
 fn check_fixture(fixture: &Path) -> Result<(), String> {
     // Fixtures that render overlays need kubectl (a `needs-kubectl` marker file says so).
     if fixture.join("needs-kubectl").is_file()
@@ -18,7 +20,7 @@ fn check_fixture(fixture: &Path) -> Result<(), String> {
         return Ok(());
     }
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    copy_tree(fixture, tmp.path());
+    materialise(fixture, tmp.path());
     let dir = tmp.path();
     let mut args: Vec<String> = vec!["check".into()];
     if dir.join("before").is_dir() {
@@ -69,7 +71,7 @@ fn check_fixture(fixture: &Path) -> Result<(), String> {
 #[test]
 fn every_rule_fixture_reports_exactly_what_it_expects() {
     let root = project_root().join("testdata/rules");
-    let dirs = common::case_dirs(&root);
+    let dirs = cases(&root);
     assert!(dirs.len() >= 16, "a fixture per rule");
     let failures: Vec<String> = dirs
         .iter()

@@ -1,6 +1,7 @@
 //! HyperShift NodePool forecast (issue 3): one test per oracle row of
 //! `shared/domain/hypershift-rollouts.md` section 13 plus the issue's extra scenarios, each on a real
-//! before/after tree under `testdata/hcp/<case>/` run through the real binary.
+//! before/after tree under `testdata/hcp/<case>/` (built on the shared clusters of
+//! `testdata/hcp/_base/`, see `common::fixture`) run through the real binary.
 //!
 //! `expected.txt` holds, in report order: per forecast entry the target, action, drain, nodes and
 //! `when`, the rollout shape and whether the fingerprint changed, and every cause with its object,
@@ -11,6 +12,7 @@ mod common;
 
 use serde_json::Value;
 
+use common::fixture::materialise;
 use common::{copy_tree, nodecast, project_root};
 
 const NOW: &str = "2026-11-21T12:00:00Z";
@@ -21,7 +23,7 @@ const NOW: &str = "2026-11-21T12:00:00Z";
 /// its own suites and fixtures) is off here: `--no-schema`.
 fn run(case: &str, extra: &[&str]) -> (i32, Value, String) {
     let tmp = tempfile::tempdir().expect("tempdir");
-    copy_tree(&project_root().join("testdata/hcp").join(case), tmp.path());
+    materialise(&project_root().join("testdata/hcp").join(case), tmp.path());
     let mut args = vec![
         "check",
         "--base-dir",

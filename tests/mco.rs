@@ -1,6 +1,7 @@
 //! MachineConfigPool forecast scenarios (`testdata/mco/<case>/`): before/ and after/ trees run
 //! through the real binary; `expected.txt` lists every forecast entry (action, drain, nodes,
-//! when, cause positions) and every finding, exactly, in report order.
+//! when, cause positions) and every finding, exactly, in report order. Cases hold only what
+//! differs from the shared files of `testdata/mco/_base/` (built by `common::fixture`).
 //!
 //! The cases are the oracle tables of mco-disruption.md section 12 plus the scenarios of the MCO
 //! issue (two clusters, inherited worker configs, moved and renamed MachineConfigs, Ignition
@@ -11,12 +12,13 @@ mod common;
 
 use std::path::Path;
 
-use common::{copy_tree, nodecast, project_root};
+use common::fixture::{cases, materialise};
+use common::{nodecast, project_root};
 use serde_json::Value;
 
 fn run_case(case: &Path, extra: &[&str]) -> (i32, Value, String) {
     let tmp = tempfile::tempdir().expect("tempdir");
-    copy_tree(case, tmp.path());
+    materialise(case, tmp.path());
     // Scenario trees hold only the fields that decide a rollout: schema validation (SCH, tested
     // by its own suites and fixtures) is off here.
     let mut args: Vec<String> = vec![
@@ -78,7 +80,7 @@ fn lines(r: &Value) -> Vec<String> {
 #[test]
 fn every_mco_scenario_forecasts_exactly_what_it_expects() {
     let root = project_root().join("testdata/mco");
-    let dirs = common::case_dirs(&root);
+    let dirs = cases(&root);
     assert!(dirs.len() >= 40, "the oracle scenarios are there");
     let bless = std::env::var_os("NODECAST_BLESS").is_some();
     let mut failures = Vec::new();

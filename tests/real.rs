@@ -1,13 +1,15 @@
 //! Real repository layouts (issue 9): Kustomize overlays rendered with the real `kubectl
 //! kustomize` for both revisions (materialised from Git objects), ACM Policies and Hive sync sets
 //! unwrapped, placeholders treated as unknown values. Fixture repositories live in
-//! `testdata/real/<case>/{before,after}`; each test commits `before`, then `after`, in a fresh Git
-//! repository and runs the real binary (and the library, where the inventory is asserted).
+//! `testdata/real/<case>/{before,after}` (built by `common::fixture`: `after/` holds what changed
+//! on top of `before/`); each test commits `before`, then `after`, in a fresh Git repository and
+//! runs the real binary (and the library, where the inventory is asserted).
 
 mod common;
 
 use common::{
-    copy_tree, diag_lines, git_in, nodecast, nodecast_env, project_root, require_kubectl, Repo,
+    copy_tree, diag_lines, fixture, git_in, nodecast, nodecast_env, project_root, require_kubectl,
+    Repo,
 };
 use serde_json::Value;
 
@@ -31,10 +33,18 @@ fn logging_kubectl() -> (tempfile::TempDir, std::path::PathBuf) {
     (bin, log)
 }
 
+/// The case's full `before/` and `after/` trees, built in a temporary folder.
+fn built(case: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    fixture::materialise(&project_root().join("testdata/real").join(case), tmp.path());
+    tmp
+}
+
 /// A repository whose HEAD^ is the case's `before` tree and HEAD its `after` tree.
 fn repo(case: &str) -> Repo {
     let repo = Repo::new();
-    let src = project_root().join("testdata/real").join(case);
+    let case = built(case);
+    let src = case.path();
     copy_tree(&src.join("before"), repo.path());
     repo.commit("before");
     for entry in std::fs::read_dir(repo.path()).expect("read") {
@@ -892,12 +902,12 @@ fn fixing_a_broken_overlay_is_not_an_error() {
         return;
     }
     let repo = Repo::new();
-    let case = project_root().join("testdata/real/missing-resource");
+    let case = built("missing-resource");
     // Base: the broken overlay (the case's `after`); head: the fixed one (its `before`).
-    copy_tree(&case.join("after"), repo.path());
+    copy_tree(&case.path().join("after"), repo.path());
     repo.commit("broken");
     std::fs::remove_dir_all(repo.path().join("hosted")).expect("rm");
-    copy_tree(&case.join("before"), repo.path());
+    copy_tree(&case.path().join("before"), repo.path());
     repo.commit("fixed");
     let r = check_git(&repo, &[]);
     assert_eq!(
@@ -1189,7 +1199,7 @@ fn roots_that_only_list_files_report_exactly_what_kustomize_renders() {
     let (_tmp, fleet) = small_fleet();
     let mut repos: Vec<(String, std::path::PathBuf, Option<Repo>)> =
         vec![("generated small fleet".into(), fleet, None)];
-    for case in common::case_dirs(&project_root().join("testdata/real")) {
+    for case in fixture::cases(&project_root().join("testdata/real")) {
         let name = case
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -1,6 +1,8 @@
 //! Shared helpers for integration tests: real Git repositories in temp dirs, and the real binary.
 #![allow(dead_code)]
 
+pub mod fixture;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -226,3 +226,23 @@ pub fn run(ctx: &Context<'_>) -> Vec<Diagnostic> {
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    /// A rule file that is not listed in `ALL` would be dead code nobody notices.
+    #[test]
+    fn every_rule_file_is_listed() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("src/rules")
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.as_bytes().get(1).is_some_and(u8::is_ascii_digit))
+            .filter_map(|n| n.get(..4).map(str::to_ascii_uppercase))
+            .collect();
+        files.sort();
+        let mut listed: Vec<String> = super::ALL.iter().map(|r| r.code.code.to_string()).collect();
+        listed.sort();
+        assert_eq!(files, listed);
+    }
+}

@@ -8,12 +8,18 @@
 //! origin file, a patch, a kustomization field), else at the object's first line in its origin
 //! file. Plugins, Helm charts and remote bases are never run or fetched; such roots, and roots
 //! that fail to render, are linted unrendered.
+//!
+//! This module runs the stage (which roots, one render per distinct input, the diagnostics);
+//! `plan` reads each root's closure from the tree and `place` puts the rendered objects back
+//! into the repository's files.
 
 mod candidates;
 pub mod codes;
 mod identity;
 pub mod interrupt;
 pub mod kustomization;
+mod place;
+mod plan;
 mod remap;
 pub mod run;
 pub mod tree;
@@ -23,13 +29,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nodecast_yaml::{Node, NodeKind, Span};
+use nodecast_yaml::Span;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Location, Severity, Side};
-use crate::parse::{self, FileEntry, FileStatus, ParsedDoc, ParsedFile, ParsedSides};
-use kustomization::{dir_of, is_kustomization_path, is_remote, join, Ref, FILE_NAMES};
+use crate::parse::{self, FileEntry, ParsedFile, ParsedSides};
+use kustomization::{dir_of, is_kustomization_path, join};
+use place::place;
+use plan::{plan, roots, Plan};
 pub use run::Renderer;
 pub use tree::Tree;
 
@@ -98,23 +105,8 @@ pub struct Rendered {
     pub base_alone: Vec<Diagnostic>,
 }
 
-/// A root's inputs, gathered from a side's tree.
-struct Plan {
-    /// The root's folder.
-    root: String,
-    /// The root's kustomization file.
-    file: String,
-    /// Copied files (path → bytes), when the root can be rendered.
-    inputs: BTreeMap<String, Vec<u8>>,
-    /// Files whose objects the render replaces.
-    consumed: BTreeSet<String>,
-    /// Kustomization files of the closure, parsed.
-    kustomizations: Vec<candidates::Kust>,
-    /// Why the root is not rendered (refused).
-    refused: Option<(String, Location)>,
-    /// Hash of the inputs: equal hashes render once for both sides.
-    fingerprint: [u8; 32],
-}
+/// The rendered output (or the error) of each distinct (root, inputs fingerprint).
+type Results = HashMap<(String, [u8; 32]), Result<String, String>>;
 
 /// Renders every Kustomize root of both sides.
 pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
@@ -142,27 +134,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         None => Renderer::auto(),
     };
     let Some(renderer) = renderer else {
-        let first = head_roots.first().or(base_roots.first());
-        if let Some(first) = first {
-            let wanted = settings
-                .program
-                .as_ref()
-                .map(|p| format!("`{}`", p.display()))
-                .unwrap_or_else(|| "`kubectl` or `kustomize`".into());
-            out.diagnostics.push(
-                Diagnostic::new(
-                    &codes::R103,
-                    format!(
-                        "{} kustomization root(s) linted unrendered: {wanted} is not on PATH, so labels and patches that overlays add are not seen",
-                        head_roots.len().max(base_roots.len())
-                    ),
-                    Location::head_file(first),
-                )
-                .help("install kubectl (its `kubectl kustomize` is used) or kustomize, or pass --no-render to silence this"),
-            );
-            // Not in `base_alone`: a missing renderer is a fact of this run, not of a revision,
-            // and every run must say that its forecast was made on raw files.
-        }
+        no_renderer(&mut out, settings, &base_roots, &head_roots);
         return with_identity_roots(out, &BTreeSet::new());
     };
     let (base_plans, head_plans): (Vec<Plan>, Vec<Plan>) = rayon::join(
@@ -179,10 +151,62 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 .collect()
         },
     );
+    let results = render_distinct(&renderer, files, (&base_plans, &head_plans), settings);
+    let failed_roots = report_failures(&mut out, &renderer, (&base_plans, &head_plans), &results);
+    // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
+    // stay comparable.
+    let mut out = with_identity_roots(out, &failed_roots);
+    collect(
+        &mut out,
+        files,
+        (&base_plans, &head_plans),
+        &results,
+        &failed_roots,
+    );
+    out
+}
 
+/// Says, once per run, that the roots are linted unrendered because no renderer was found.
+fn no_renderer(
+    out: &mut Rendered,
+    settings: &Settings,
+    base_roots: &[String],
+    head_roots: &[String],
+) {
+    let Some(first) = head_roots.first().or(base_roots.first()) else {
+        return;
+    };
+    let wanted = settings
+        .program
+        .as_ref()
+        .map(|p| format!("`{}`", p.display()))
+        .unwrap_or_else(|| "`kubectl` or `kustomize`".into());
+    out.diagnostics.push(
+        Diagnostic::new(
+            &codes::R103,
+            format!(
+                "{} kustomization root(s) linted unrendered: {wanted} is not on PATH, so labels and patches that overlays add are not seen",
+                head_roots.len().max(base_roots.len())
+            ),
+            Location::head_file(first),
+        )
+        .help("install kubectl (its `kubectl kustomize` is used) or kustomize, or pass --no-render to silence this"),
+    );
+    // Not in `base_alone`: a missing renderer is a fact of this run, not of a revision,
+    // and every run must say that its forecast was made on raw files.
+}
+
+/// Renders each distinct (root, inputs) once for both sides, within the run's output limit;
+/// ends the process when the user interrupted the renders.
+fn render_distinct(
+    renderer: &Renderer,
+    files: &ParsedSides,
+    (base_plans, head_plans): (&[Plan], &[Plan]),
+    settings: &Settings,
+) -> Results {
     // One render per distinct (root, inputs).
     let mut jobs: BTreeMap<(String, [u8; 32]), &Plan> = BTreeMap::new();
-    for p in base_plans.iter().chain(&head_plans) {
+    for p in base_plans.iter().chain(head_plans) {
         if p.refused.is_none() {
             jobs.entry((p.root.clone(), p.fingerprint)).or_insert(p);
         }
@@ -195,7 +219,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         .map(|t| t.len() as u64)
         .sum();
     let results = run_jobs(
-        &renderer,
+        renderer,
         jobs,
         settings.timeout,
         MIN_TOTAL_OUTPUT.max(2 * read),
@@ -205,79 +229,118 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         std::thread::sleep(Duration::from_secs(15));
         std::process::exit(128 + sig);
     }
+    results
+}
 
+/// Reports refused roots and failed renders (head first: a failure on both revisions is
+/// reported once, where the user is editing); the roots that are not rendered.
+fn report_failures(
+    out: &mut Rendered,
+    renderer: &Renderer,
+    (base_plans, head_plans): (&[Plan], &[Plan]),
+    results: &Results,
+) -> BTreeSet<String> {
     let mut failed_roots: BTreeSet<String> = BTreeSet::new();
-    // Head first: a failure on both revisions is reported once, where the user is editing.
-    for (side, plans) in [(Side::Head, &head_plans), (Side::Base, &base_plans)] {
+    for (side, plans) in [(Side::Head, head_plans), (Side::Base, base_plans)] {
         for p in plans {
             if let Some((message, location)) = &p.refused {
-                if side == Side::Base {
-                    out.base_alone.push(Diagnostic::new(
-                        &codes::R102,
-                        message.clone(),
-                        as_head(location),
-                    ));
-                }
-                if side == Side::Head || !head_plans.iter().any(|h| h.root == p.root) {
-                    out.diagnostics.push(
-                        Diagnostic::new(&codes::R102, message.clone(), location.clone())
-                            .help("nodecast never runs plugins or fetches remote bases; vendor the base into the repository or replace the plugin with built-in fields — until then this root is linted unrendered"),
-                    );
-                }
+                let on_head = head_plans.iter().any(|h| h.root == p.root);
+                refusal(out, side, message, location, on_head);
                 failed_roots.insert(p.root.clone());
                 continue;
             }
             if let Some(Err(message)) = results.get(&(p.root.clone(), p.fingerprint)) {
-                let location = error_location(p, message, side);
-                if side == Side::Base {
-                    out.base_alone.push(Diagnostic::new(
-                        &codes::R101,
-                        format!(
-                            "overlay {} does not render (this revision), so what it deploys is unknown: {}",
-                            display_root(&p.root),
-                            run::concise(message)
-                        ),
-                        as_head(&location),
-                    ));
-                }
-                let already = out.diagnostics.iter().any(|d| {
-                    d.code == codes::R101.code
-                        && d.message
-                            .starts_with(&format!("overlay {} ", display_root(&p.root)))
-                        && d.notes.iter().any(|n| n.ends_with(message.as_str()))
-                });
-                // Only the base failing (this change fixes the overlay) is not this change's
-                // error; the overlay is still compared unrendered on both sides.
-                let severity = if side == Side::Base {
-                    Severity::Info
-                } else {
-                    Severity::Error
-                };
-                if !already {
-                    out.diagnostics.push(
-                        Diagnostic::new(
-                            &codes::R101,
-                            format!(
-                                "overlay {} does not render ({}), so what it deploys is unknown: {}",
-                                display_root(&p.root),
-                                if side == Side::Base { "base revision" } else { "this revision" },
-                                run::concise(message)
-                            ),
-                            location,
-                        )
-                        .label("Kustomize stops here")
-                        .note(format!("Kustomize said: {message}"))
-                        .severity(severity)
-                        .help(format!("fix the kustomization so that `{} {}` succeeds", renderer.display(), display_root(&p.root))),
-                    );
-                }
+                render_failure(out, renderer, side, p, message);
                 failed_roots.insert(p.root.clone());
             }
         }
     }
-    // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
-    // stay comparable.
-    let mut out = with_identity_roots(out, &failed_roots);
+    failed_roots
+}
+
+/// A refused root (remote base, plugin): reported on the head, or on the base when the head does
+/// not have the root.
+fn refusal(out: &mut Rendered, side: Side, message: &str, location: &Location, on_head: bool) {
+    if side == Side::Base {
+        out.base_alone.push(Diagnostic::new(
+            &codes::R102,
+            message.to_string(),
+            as_head(location),
+        ));
+    }
+    if side == Side::Head || !on_head {
+        out.diagnostics.push(
+            Diagnostic::new(&codes::R102, message.to_string(), location.clone())
+                .help("nodecast never runs plugins or fetches remote bases; vendor the base into the repository or replace the plugin with built-in fields — until then this root is linted unrendered"),
+        );
+    }
+}
+
+/// A render that failed: an error on the head, information on the base (the change fixes it),
+/// and not again when the same failure was reported for the other side.
+fn render_failure(out: &mut Rendered, renderer: &Renderer, side: Side, p: &Plan, message: &str) {
+    let location = error_location(p, message, side);
+    if side == Side::Base {
+        out.base_alone.push(Diagnostic::new(
+            &codes::R101,
+            format!(
+                "overlay {} does not render (this revision), so what it deploys is unknown: {}",
+                display_root(&p.root),
+                run::concise(message)
+            ),
+            as_head(&location),
+        ));
+    }
+    let already = out.diagnostics.iter().any(|d| {
+        d.code == codes::R101.code
+            && d.message
+                .starts_with(&format!("overlay {} ", display_root(&p.root)))
+            && d.notes.iter().any(|n| n.ends_with(message))
+    });
+    // Only the base failing (this change fixes the overlay) is not this change's
+    // error; the overlay is still compared unrendered on both sides.
+    let severity = if side == Side::Base {
+        Severity::Info
+    } else {
+        Severity::Error
+    };
+    if !already {
+        out.diagnostics.push(
+            Diagnostic::new(
+                &codes::R101,
+                format!(
+                    "overlay {} does not render ({}), so what it deploys is unknown: {}",
+                    display_root(&p.root),
+                    if side == Side::Base {
+                        "base revision"
+                    } else {
+                        "this revision"
+                    },
+                    run::concise(message)
+                ),
+                location,
+            )
+            .label("Kustomize stops here")
+            .note(format!("Kustomize said: {message}"))
+            .severity(severity)
+            .help(format!(
+                "fix the kustomization so that `{} {}` succeeds",
+                renderer.display(),
+                display_root(&p.root)
+            )),
+        );
+    }
+}
+
+/// Places the rendered roots' objects into the repository, side by side, and marks the files
+/// they replace.
+fn collect(
+    out: &mut Rendered,
+    files: &ParsedSides,
+    (base_plans, head_plans): (&[Plan], &[Plan]),
+    results: &Results,
+    failed_roots: &BTreeSet<String>,
+) {
     // Rendered documents are parsed in root order against one budget for the whole run, so a
     // hostile overlay rendered many times costs one budget, whatever the thread timing.
     let mut budget = parse::Budget::new(
@@ -286,8 +349,8 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         "the budget of rendered overlays (64 MiB per run)",
     );
     for (plans, side_files, target) in [
-        (&base_plans, &files.base, &mut out.base),
-        (&head_plans, &files.head, &mut out.head),
+        (base_plans, &files.base, &mut out.base),
+        (head_plans, &files.head, &mut out.head),
     ] {
         for p in plans.iter().filter(|p| !failed_roots.contains(&p.root)) {
             let Some(Ok(text)) = results.get(&(p.root.clone(), p.fingerprint)) else {
@@ -299,7 +362,6 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
                 .extend(place(p, text, side_files, &mut budget));
         }
     }
-    out
 }
 
 /// Output all renders of a run may keep at least; the limit is this or twice the YAML read,
@@ -349,6 +411,7 @@ fn run_jobs(
     out
 }
 
+/// The error for a render that would exceed the run's output limit.
 fn over_budget(limit: u64) -> String {
     format!(
         "not rendered: with this overlay the rendered output of the run (overlays in root order) would exceed {} MiB, nodecast's limit (32 MiB, or twice the YAML read)",
@@ -421,39 +484,6 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
     out
 }
 
-/// The root kustomization files of a side: those no other kustomization refers to.
-fn roots(files: &[FileEntry]) -> Vec<String> {
-    let kust: Vec<&FileEntry> = files
-        .iter()
-        .filter(|f| is_kustomization_path(&f.path))
-        .collect();
-    let dirs: BTreeSet<&str> = kust.iter().map(|f| dir_of(&f.path)).collect();
-    let mut referenced: BTreeSet<String> = BTreeSet::new();
-    for f in &kust {
-        let Some(doc) = f.parsed.docs.first() else {
-            continue;
-        };
-        for r in kustomization::refs(&doc.doc.root).inputs {
-            if let Some(target) = join(dir_of(&f.path), &r.text) {
-                if dirs.contains(target.as_str()) {
-                    referenced.insert(target);
-                }
-            }
-        }
-    }
-    let mut seen_dirs = BTreeSet::new();
-    kust.iter()
-        .filter(|f| !referenced.contains(dir_of(&f.path)))
-        .filter(|f| f.parsed.status == FileStatus::Parsed)
-        // A Component is only ever built into a kustomization that lists it; Kustomize refuses
-        // to build one on its own, so an unused one is no root.
-        .filter(|f| !is_component(f))
-        // Kustomize reads only the first name found in a folder.
-        .filter(|f| seen_dirs.insert(dir_of(&f.path).to_string()))
-        .map(|f| f.path.clone())
-        .collect()
-}
-
 /// A base-revision location seen as the lone revision's own (for [`Rendered::base_alone`]).
 fn as_head(location: &Location) -> Location {
     Location {
@@ -462,14 +492,7 @@ fn as_head(location: &Location) -> Location {
     }
 }
 
-fn is_component(f: &FileEntry) -> bool {
-    f.parsed.docs.first().is_some_and(|d| {
-        parse::type_meta(&d.doc.root).is_some_and(|(api, kind)| {
-            kind == "Component" && api.starts_with("kustomize.config.k8s.io/")
-        })
-    })
-}
-
+/// A root folder as shown in messages (`.` for the repository's top).
 fn display_root(root: &str) -> &str {
     if root.is_empty() {
         "."
@@ -478,154 +501,12 @@ fn display_root(root: &str) -> &str {
     }
 }
 
+/// A position on either side, for refusals and render errors.
 fn location(side: Side, path: &str, span: Span) -> Location {
     match side {
         Side::Base => Location::base(path, span),
         Side::Head => Location::head(path, span),
     }
-}
-
-/// Gathers a root's closure from the side's tree and decides whether it may be rendered.
-fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
-    let root = dir_of(root_file).to_string();
-    let mut p = Plan {
-        root: root.clone(),
-        file: root_file.to_string(),
-        inputs: BTreeMap::new(),
-        consumed: BTreeSet::new(),
-        kustomizations: Vec::new(),
-        refused: None,
-        fingerprint: [0; 32],
-    };
-    let mut queue = vec![root.clone()];
-    let mut visited: BTreeSet<String> = BTreeSet::new();
-    let mut dirs: Vec<String> = Vec::new();
-    while let Some(dir) = queue.pop() {
-        if !visited.insert(dir.clone()) {
-            continue;
-        }
-        let Some((path, bytes)) = FILE_NAMES.iter().find_map(|name| {
-            let path = join(&dir, name)?;
-            Some((path.clone(), tree.read(&path)?))
-        }) else {
-            continue;
-        };
-        dirs.push(dir.clone());
-        p.consumed.insert(path.clone());
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let parsed = nodecast_yaml::parse(&text, &Default::default());
-        let Some(doc) = parsed.documents.into_iter().next() else {
-            continue;
-        };
-        let refs = kustomization::refs(&doc.root);
-        for r in refs.inputs.iter().chain(&refs.files) {
-            // Kustomize reads a local file of that name first; anything else that looks remote
-            // to it is fetched or cloned.
-            let local_file = join(&dir, &r.text).is_some_and(|t| tree.read(&t).is_some());
-            if is_remote(&r.text) && !local_file {
-                p.refused.get_or_insert((
-                    format!(
-                        "overlay {} is linted unrendered: `{}` is a remote {} (Kustomize would {} it), and nodecast never uses the network",
-                        display_root(&root),
-                        r.text,
-                        if matches!(r.field, "resources" | "bases" | "components") { "base" } else { "file" },
-                        if kustomization::is_git_url(&r.text) { "clone" } else { "download" },
-                    ),
-                    location(side, &path, r.span),
-                ));
-                continue;
-            }
-            if r.field != "resources" && r.field != "bases" && r.field != "components" {
-                continue;
-            }
-            let Some(target) = join(&dir, &r.text) else {
-                continue;
-            };
-            let is_kustomization_dir = FILE_NAMES
-                .iter()
-                .any(|n| join(&target, n).is_some_and(|f| tree.read(&f).is_some()));
-            if is_kustomization_dir {
-                queue.push(target);
-            } else {
-                p.consumed.insert(target);
-            }
-        }
-        for r in &refs.files {
-            if let Some(target) = join(&dir, &r.text) {
-                p.consumed.insert(target);
-            }
-        }
-        for r in &refs.plugins {
-            if let Some(reason) = plugin_refusal(tree, &dir, r, &doc.root) {
-                p.refused.get_or_insert((
-                    format!(
-                        "overlay {} is linted unrendered: {reason}, and nodecast never runs plugins",
-                        display_root(&root)
-                    ),
-                    location(side, &path, r.span),
-                ));
-            }
-        }
-        p.kustomizations.push(candidates::Kust {
-            path,
-            root: doc.root,
-            text: text.into(),
-        });
-    }
-    if p.refused.is_some() {
-        return p;
-    }
-    for dir in &dirs {
-        for (path, bytes) in tree.files_under(dir) {
-            if p.inputs.len() >= tree::MAX_FILES {
-                break;
-            }
-            p.inputs.entry(path).or_insert(bytes);
-        }
-    }
-    let mut hasher = Sha256::new();
-    hasher.update(root.as_bytes());
-    for (path, bytes) in &p.inputs {
-        hasher.update((path.len() as u64).to_le_bytes());
-        hasher.update(path.as_bytes());
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
-    }
-    p.fingerprint = hasher.finalize().into();
-    p
-}
-
-/// Why a plugin entry must not run (`None` for built-in plugin configurations).
-fn plugin_refusal(tree: &Tree, dir: &str, r: &Ref, kust: &Node) -> Option<String> {
-    if r.field == "helmCharts" || r.field == "helmChartInflationGenerator" {
-        return Some(format!("`{}` needs Helm and chart downloads", r.field));
-    }
-    let items = kust.get(r.field).and_then(Node::as_seq).unwrap_or_default();
-    let inline = items
-        .iter()
-        .find(|n| n.span == r.span && n.as_map().is_some());
-    let docs: Vec<Node> = match inline {
-        Some(node) => vec![node.clone()],
-        None => {
-            let path = join(dir, &r.text)?;
-            let Some(bytes) = tree.read(&path) else {
-                // A folder of plugin configurations, or a missing file: Kustomize reports it.
-                return None;
-            };
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            nodecast_yaml::parse(&text, &Default::default())
-                .documents
-                .into_iter()
-                .map(|d| d.root)
-                .collect()
-        }
-    };
-    docs.iter()
-        .find(|d| !kustomization::is_builtin_plugin(d))
-        .map(|d| {
-            let kind = d.get("kind").and_then(Node::as_str).unwrap_or("plugin");
-            format!("`{}` lists the exec/KRM function plugin {kind}", r.field)
-        })
 }
 
 /// Copies the inputs into a temporary folder and renders the root through an origin wrapper.
@@ -698,281 +579,4 @@ fn error_location(p: &Plan, message: &str, side: Side) -> Location {
         },
         Side::Head => Location::head_file(&p.file),
     }
-}
-
-/// Turns Kustomize's output into objects placed in the repository.
-fn place(
-    p: &Plan,
-    text: &str,
-    files: &[FileEntry],
-    budget: &mut parse::Budget,
-) -> Vec<RenderedObject> {
-    let opts = nodecast_yaml::Options::default();
-    let parsed = nodecast_yaml::parse(text, &budget.options(&opts));
-    budget.take(&parsed);
-    let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
-    let mut cache: HashMap<String, Arc<ParsedFile>> = HashMap::new();
-    let mut file_of = |path: &str| -> Option<Arc<ParsedFile>> {
-        if let Some(f) = by_path.get(path) {
-            return Some(f.parsed.clone());
-        }
-        if let Some(f) = cache.get(path) {
-            return Some(f.clone());
-        }
-        let bytes = p.inputs.get(path)?;
-        let f = Arc::new(parse::parse_file(bytes));
-        cache.insert(path.to_string(), f.clone());
-        Some(f)
-    };
-    let mut out = Vec::new();
-    for doc in parsed.documents {
-        let mut pd = parse::decode_doc_within(text, doc, &opts, budget);
-        let origin = take_origin(&mut pd.doc.root);
-        let origin_path = origin
-            .as_ref()
-            .and_then(|o| o.path.clone())
-            .unwrap_or_else(|| p.file.clone());
-        let Some(origin_file) = file_of(&origin_path) else {
-            continue;
-        };
-        let kind = pd
-            .doc
-            .root
-            .get("kind")
-            .and_then(Node::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let name = pd
-            .doc
-            .root
-            .path(&["metadata", "name"])
-            .and_then(Node::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let origin_doc: Option<&ParsedDoc> =
-            if origin.as_ref().and_then(|o| o.path.as_ref()).is_some() {
-                matching_doc(&origin_file.docs, &kind, &name)
-            } else {
-                None
-            };
-        let origin_name = origin_doc
-            .and_then(|d| d.doc.root.path(&["metadata", "name"]))
-            .and_then(Node::as_str)
-            .unwrap_or(&name)
-            .to_string();
-        let fallback = match origin_doc {
-            Some(d) => first_line(&d.doc.root),
-            None => origin
-                .as_ref()
-                .and_then(|o| o.generator.as_deref())
-                .and_then(|g| origin_file.docs.first().and_then(|d| d.doc.root.entry(g)))
-                .map(|e| e.key.span)
-                .unwrap_or_else(|| {
-                    origin_file
-                        .docs
-                        .first()
-                        .map(|d| first_line(&d.doc.root))
-                        .unwrap_or_default()
-                }),
-        };
-        // Candidates: the origin document, then patches and kustomization fields of the closure.
-        let gathered = candidates::gather(
-            &p.kustomizations,
-            &origin_path,
-            &kind,
-            &origin_name,
-            &mut file_of,
-        );
-        let mut tags = gathered.files.clone();
-        let mut cands: Vec<remap::Cand<'_>> = Vec::new();
-        if let Some(d) = origin_doc {
-            cands.push((&d.doc.root, 0));
-        }
-        cands.extend(gathered.nodes.iter().map(|(n, t)| (n, *t)));
-        let mut elsewhere: Vec<(Span, usize)> = Vec::new();
-        remap::remap(&mut pd.doc.root, &cands, (fallback, 0), &mut elsewhere);
-        pd.doc.span = origin_doc.map(|d| d.doc.span).unwrap_or(fallback);
-        let generated = origin.as_ref().is_some_and(|o| o.generator.is_some());
-        for emb in &mut pd.embedded {
-            // A generated ConfigMap's payload is a file of its own: locate it there.
-            let source = generated
-                .then(|| candidates::generator_source(&p.kustomizations, &kind, &name, &emb.key))
-                .flatten();
-            let source_file = source.as_ref().and_then(|s| file_of(&s.file));
-            let before = origin_doc.and_then(|d| d.embedded.iter().find(|e| e.key == emb.key));
-            emb.value_span = pd
-                .doc
-                .root
-                .path(&["data", &emb.key])
-                .map(|n| n.span)
-                .unwrap_or(fallback);
-            let mut source_tag = 0;
-            if let (Some(src), Some(_)) = (&source, &source_file) {
-                emb.value_span = src.entry;
-                if let Some(ktag) = tags.iter().position(|t| t == &src.kustomization) {
-                    elsewhere.push((src.entry, ktag));
-                    if let Some(value) = data_value_mut(&mut pd.doc.root, &emb.key) {
-                        value.span = src.entry;
-                    }
-                }
-                source_tag = tags.len();
-                tags.push(src.file.clone());
-            }
-            emb.problems.clear();
-            for (i, inner) in emb.docs.iter_mut().enumerate() {
-                let cand = match &source_file {
-                    Some(f) => f.docs.get(i).map(|d| (&d.doc.root, source_tag)),
-                    None => before.and_then(|b| b.docs.get(i)).map(|d| (&d.doc.root, 0)),
-                };
-                let fb = match cand {
-                    Some((c, tag)) => (first_line(c), tag),
-                    None => (emb.value_span, 0),
-                };
-                let cands: Vec<remap::Cand<'_>> = cand.into_iter().collect();
-                remap::remap(&mut inner.doc.root, &cands, fb, &mut elsewhere);
-                inner.doc.span = fb.0;
-            }
-        }
-        // The files were decoded before the spans were moved; give back what they took, so the
-        // budget counts each rendered payload once.
-        if !budget.payload.hit {
-            budget.payload.left += pd
-                .ignition
-                .iter()
-                .filter_map(|f| f.decoded.as_ref().ok())
-                .map(|b| b.len() as u64)
-                .sum::<u64>();
-        }
-        pd.ignition = parse::ignition_of(&pd.doc.root, budget);
-        let elsewhere: Vec<(Span, String)> = remap::elsewhere(&elsewhere)
-            .into_iter()
-            .filter_map(|(span, tag)| Some((span, tags.get(tag)?.clone())))
-            .collect();
-        out.push(RenderedObject {
-            elsewhere: Arc::new(elsewhere),
-            path: origin_path,
-            overlay: display_root(&p.root).to_string(),
-            file: Arc::new(ParsedFile {
-                text: origin_file.text.clone(),
-                status: FileStatus::Parsed,
-                docs: vec![pd],
-                problems: Vec::new(),
-                unread: Vec::new(),
-                encoding: None,
-            }),
-        });
-    }
-    out
-}
-
-/// The value node of `data.<key>`, to place a generated payload at its generator entry.
-fn data_value_mut<'a>(root: &'a mut Node, key: &str) -> Option<&'a mut Node> {
-    let NodeKind::Map(entries) = &mut root.kind else {
-        return None;
-    };
-    let data = entries
-        .iter_mut()
-        .find(|e| e.key.as_str() == Some("data"))?;
-    let NodeKind::Map(items) = &mut data.value.kind else {
-        return None;
-    };
-    items
-        .iter_mut()
-        .find(|e| e.key.as_str() == Some(key))
-        .map(|e| &mut e.value)
-}
-
-/// The first key of a document (its first line), where an object without a better place is shown.
-fn first_line(root: &Node) -> Span {
-    root.as_map()
-        .and_then(|e| e.first())
-        .map(|e| e.key.span)
-        .unwrap_or(root.span)
-}
-
-/// The document of a file that a rendered object comes from (same kind; name kept or prefixed).
-fn matching_doc<'a>(docs: &'a [ParsedDoc], kind: &str, name: &str) -> Option<&'a ParsedDoc> {
-    let same_kind: Vec<&ParsedDoc> = docs
-        .iter()
-        .filter(|d| d.doc.root.get("kind").and_then(Node::as_str) == Some(kind))
-        .collect();
-    fn named<'d>(d: &&'d ParsedDoc) -> Option<&'d str> {
-        d.doc
-            .root
-            .path(&["metadata", "name"])
-            .and_then(Node::as_str)
-    }
-    same_kind
-        .iter()
-        .find(|d| named(d) == Some(name))
-        .or_else(|| {
-            same_kind
-                .iter()
-                .filter(|d| named(d).is_some_and(|n| !n.is_empty() && name.contains(n)))
-                .max_by_key(|d| named(d).map(str::len))
-        })
-        .or_else(|| (same_kind.len() == 1).then(|| &same_kind[0]))
-        .copied()
-}
-
-struct OriginInfo {
-    path: Option<String>,
-    generator: Option<String>,
-}
-
-/// Reads and removes Kustomize's origin annotation (it is not part of the object).
-fn take_origin(root: &mut Node) -> Option<OriginInfo> {
-    const KEY: &str = "config.kubernetes.io/origin";
-    let NodeKind::Map(entries) = &mut root.kind else {
-        return None;
-    };
-    let meta = entries
-        .iter_mut()
-        .find(|e| e.key.as_str() == Some("metadata"))?;
-    let NodeKind::Map(meta_entries) = &mut meta.value.kind else {
-        return None;
-    };
-    let ann_index = meta_entries
-        .iter()
-        .position(|e| e.key.as_str() == Some("annotations"))?;
-    let NodeKind::Map(anns) = &mut meta_entries[ann_index].value.kind else {
-        return None;
-    };
-    let i = anns.iter().position(|e| e.key.as_str() == Some(KEY))?;
-    let text = anns
-        .remove(i)
-        .value
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    if anns.is_empty() {
-        meta_entries.remove(ann_index);
-    }
-    let parsed = nodecast_yaml::parse(&text, &Default::default());
-    let doc = parsed.documents.into_iter().next()?;
-    let origin_path = doc
-        .root
-        .get("path")
-        .or_else(|| doc.root.path(&["configuredIn"]))
-        .and_then(Node::as_str)
-        .and_then(|p| join("wrap", p))
-        .and_then(|p| {
-            p.strip_prefix("tree/")
-                .map(str::to_string)
-                .or_else(|| (p == "tree").then(String::new))
-        });
-    let generator = doc
-        .root
-        .path(&["configuredBy", "kind"])
-        .and_then(Node::as_str)
-        .map(|k| {
-            let mut c = k.chars();
-            c.next()
-                .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
-                .unwrap_or_default()
-        });
-    Some(OriginInfo {
-        path: origin_path,
-        generator,
-    })
 }

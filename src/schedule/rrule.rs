@@ -42,6 +42,7 @@ struct Item<'a> {
     range: Range<usize>,
 }
 
+/// Splits a part's value at `,`, keeping each item's range so findings point at the item.
 fn items<'a>(part: &'a Part) -> Vec<Item<'a>> {
     let mut out = Vec::new();
     let mut at = part.value_range.start;
@@ -58,32 +59,78 @@ fn items<'a>(part: &'a Part) -> Vec<Item<'a>> {
 /// Parses and validates an RRULE value; the recurrence when it has no error.
 pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
     let mut out = Vec::new();
-    let mut body_start = 0;
-    if text
-        .get(..6)
-        .is_some_and(|p| p.eq_ignore_ascii_case("RRULE:"))
-    {
-        out.push(
-            Finding::new(
-                &codes::W103,
-                0..6,
-                "the `RRULE:` property name is not part of the value; it is ignored",
-            )
-            .help("write only the parts, e.g. `FREQ=WEEKLY;BYDAY=SA`"),
-        );
-        body_start = 6;
-    }
-    let body = &text[body_start..];
-    if body.trim().is_empty() {
+    let body_start = property_name(text, &mut out);
+    if text[body_start..].trim().is_empty() {
         out.push(
             Finding::new(&codes::W102, 0..text.len(), "the recurrence is empty, so no window is defined")
                 .help("write a rule such as `FREQ=WEEKLY;BYDAY=SA`, or remove `recurrence` to permit every date"),
         );
         return (None, out);
     }
+    let parts = split_parts(text, body_start, &mut out);
+    let keep = known_once(text, parts, &mut out);
+    let Some(freq_part) = keep.iter().find(|p| p.name == "FREQ") else {
+        out.push(
+            Finding::new(
+                &codes::W102,
+                0..text.len(),
+                "the rule has no `FREQ`, which RFC 5545 requires",
+            )
+            .help("add `FREQ=DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY`"),
+        );
+        return (None, out);
+    };
+    if keep.first().map(|p| p.name.as_str()) != Some("FREQ") {
+        out.push(
+            Finding::new(
+                &codes::W103,
+                freq_part.range.clone(),
+                "`FREQ` is not the first part; some parsers require it first",
+            )
+            .help("move `FREQ=…` to the start"),
+        );
+    }
+    let freq = frequency(text, freq_part, &mut out);
+    let mut rule = Rule {
+        parts: &keep,
+        freq,
+        freq_part,
+        rec: Recurrence::new(freq.unwrap_or(Freq::Daily)),
+        out,
+    };
+    for part in &keep {
+        rule.part(part);
+    }
+    rule.weekly_defaults();
+    rule.finish()
+}
+
+/// A leading `RRULE:` is the iCalendar property name, not the value: warn and skip it (the
+/// offset where the parts start).
+fn property_name(text: &str, out: &mut Vec<Finding>) -> usize {
+    if !text
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("RRULE:"))
+    {
+        return 0;
+    }
+    out.push(
+        Finding::new(
+            &codes::W103,
+            0..6,
+            "the `RRULE:` property name is not part of the value; it is ignored",
+        )
+        .help("write only the parts, e.g. `FREQ=WEEKLY;BYDAY=SA`"),
+    );
+    6
+}
+
+/// Splits the body at `;` into `NAME=VALUE` parts with their ranges, reporting empty and
+/// malformed parts (which are dropped).
+fn split_parts(text: &str, body_start: usize, out: &mut Vec<Finding>) -> Vec<Part> {
     let mut parts: Vec<Part> = Vec::new();
     let mut at = body_start;
-    for raw in body.split(';') {
+    for raw in text[body_start..].split(';') {
         let range = at..at + raw.len();
         at += raw.len() + 1;
         if raw.is_empty() {
@@ -123,10 +170,14 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             range,
         });
     }
-    // Names: known, at most once.
-    let mut seen: Vec<&Part> = Vec::new();
+    parts
+}
+
+/// Keeps the parts with a known name, each name once (RFC 5545); unknown and repeated parts are
+/// reported and dropped.
+fn known_once(text: &str, parts: Vec<Part>, out: &mut Vec<Finding>) -> Vec<Part> {
     let mut keep: Vec<Part> = Vec::new();
-    for part in &parts {
+    for part in parts {
         if !PARTS.contains(&part.name.as_str()) {
             let mut f = Finding::new(
                 &codes::W102,
@@ -143,7 +194,7 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             out.push(f);
             continue;
         }
-        if let Some(first) = seen.iter().find(|p| p.name == part.name) {
+        if let Some(first) = keep.iter().find(|p| p.name == part.name) {
             out.push(
                 Finding::new(
                     &codes::W102,
@@ -161,32 +212,15 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             );
             continue;
         }
-        seen.push(part);
-        keep.push(part.clone());
+        keep.push(part);
     }
-    let get = |name: &str| keep.iter().find(|p| p.name == name);
-    let Some(freq_part) = get("FREQ") else {
-        out.push(
-            Finding::new(
-                &codes::W102,
-                0..text.len(),
-                "the rule has no `FREQ`, which RFC 5545 requires",
-            )
-            .help("add `FREQ=DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY`"),
-        );
-        return (None, out);
-    };
-    if keep.first().map(|p| p.name.as_str()) != Some("FREQ") {
-        out.push(
-            Finding::new(
-                &codes::W103,
-                freq_part.range.clone(),
-                "`FREQ` is not the first part; some parsers require it first",
-            )
-            .help("move `FREQ=…` to the start"),
-        );
-    }
-    let freq = match freq_part.value.as_str() {
+    keep
+}
+
+/// The `FREQ` value as a date frequency; `None` (with a finding) for time frequencies and
+/// unknown words.
+fn frequency(text: &str, freq_part: &Part, out: &mut Vec<Finding>) -> Option<Freq> {
+    match freq_part.value.as_str() {
         "DAILY" => Some(Freq::Daily),
         "WEEKLY" => Some(Freq::Weekly),
         "MONTHLY" => Some(Freq::Monthly),
@@ -226,52 +260,36 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
             out.push(f);
             None
         }
-    };
-    let mut rec = Recurrence::new(freq.unwrap_or(Freq::Daily));
-    let has = |name: &str| keep.iter().any(|p| p.name == name);
-    for part in &keep {
+    }
+}
+
+/// The parser's state once the parts are known: each part's reader fills the recurrence and
+/// reports what the part gets wrong on its own or with the others.
+struct Rule<'a> {
+    /// The known parts, each once.
+    parts: &'a [Part],
+    /// The frequency (`None` when `FREQ` was rejected).
+    freq: Option<Freq>,
+    /// The `FREQ` part, for positions and its written value.
+    freq_part: &'a Part,
+    /// The recurrence being filled.
+    rec: Recurrence,
+    /// The findings so far.
+    out: Vec<Finding>,
+}
+
+impl Rule<'_> {
+    /// Whether the rule has a part with this name.
+    fn has(&self, name: &str) -> bool {
+        self.parts.iter().any(|p| p.name == name)
+    }
+
+    /// Reads one part (`FREQ` is read before, by [`frequency`]).
+    fn part(&mut self, part: &Part) {
         match part.name.as_str() {
-            "FREQ" => {}
-            "INTERVAL" => match part.value.parse::<u32>() {
-                Ok(n) if n >= 1 && part.value.bytes().all(|b| b.is_ascii_digit()) => {
-                    rec.interval = n
-                }
-                _ => out.push(
-                    Finding::new(
-                        &codes::W102,
-                        part.value_range.clone(),
-                        format!("`INTERVAL={}` is not a positive integer", part.value),
-                    )
-                    .help("write `INTERVAL=1` or more (the default is 1)"),
-                ),
-            },
-            "COUNT" | "UNTIL" => {
-                out.push(
-                    Finding::new(
-                        &codes::W102,
-                        part.range.clone(),
-                        format!(
-                            "`{}` would end the schedule; a maintenance schedule must not end",
-                            part.name
-                        ),
-                    )
-                    .help(format!(
-                        "remove `{}`; to stop changes, set the policy's strategy to Restrictive",
-                        part.name
-                    )),
-                );
-                if part.name == "UNTIL" && has("COUNT") {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            part.name_range.clone(),
-                            "`COUNT` and `UNTIL` are mutually exclusive (RFC 5545)",
-                        )
-                        .help("remove both"),
-                    );
-                }
-            }
-            "BYSECOND" | "BYMINUTE" | "BYHOUR" => out.push(
+            "INTERVAL" => self.interval(part),
+            "COUNT" | "UNTIL" => self.end(part),
+            "BYSECOND" | "BYMINUTE" | "BYHOUR" => self.out.push(
                 Finding::new(
                     &codes::W102,
                     part.range.clone(),
@@ -282,144 +300,234 @@ pub fn parse(text: &str) -> (Option<Recurrence>, Vec<Finding>) {
                 )
                 .help("remove it and set the time of day with `startTime`"),
             ),
-            "BYMONTH" => {
-                for item in items(part) {
-                    match unsigned(item.text, 1, 12) {
-                        Some(m) => rec.by_month.push(m as i8),
-                        None => out.push(range_error(&item, "BYMONTH", "1 to 12")),
-                    }
-                }
+            "BYMONTH" => self.by_month(part),
+            "BYMONTHDAY" => self.by_month_day(part),
+            "BYYEARDAY" => self.by_year_day(part),
+            "BYWEEKNO" => self.by_week_no(part),
+            "BYSETPOS" => self.by_set_pos(part),
+            "BYDAY" => ByDay {
+                freq: self.freq,
+                with_week_no: self.has("BYWEEKNO"),
+                with_month: !self.rec.by_month.is_empty() || self.has("BYMONTH"),
             }
-            "BYMONTHDAY" => {
-                if freq == Some(Freq::Weekly) {
-                    out.push(
-                        Finding::new(&codes::W102, part.name_range.clone(), "`BYMONTHDAY` cannot be used with `FREQ=WEEKLY` (RFC 5545)")
-                            .help("use `FREQ=MONTHLY` for days of the month, or `BYDAY` for days of the week"),
-                    );
-                }
-                for item in items(part) {
-                    match signed(item.text, 31) {
-                        Some(v) => rec.by_month_day.push(v),
-                        None => out.push(range_error(&item, "BYMONTHDAY", "1 to 31 or -31 to -1")),
-                    }
-                }
-            }
-            "BYYEARDAY" => {
-                if matches!(freq, Some(Freq::Daily | Freq::Weekly | Freq::Monthly)) {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            part.name_range.clone(),
-                            format!(
-                                "`BYYEARDAY` cannot be used with `FREQ={}` (RFC 5545)",
-                                freq_part.value
-                            ),
-                        )
-                        .help("use `FREQ=YEARLY`"),
-                    );
-                }
-                out.push(maybe_unsupported(part));
-                for item in items(part) {
-                    match signed(item.text, 366) {
-                        Some(v) => rec.by_year_day.push(v),
-                        None => out.push(range_error(&item, "BYYEARDAY", "1 to 366 or -366 to -1")),
-                    }
-                }
-            }
-            "BYWEEKNO" => {
-                if freq.is_some() && freq != Some(Freq::Yearly) {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            part.name_range.clone(),
-                            "`BYWEEKNO` can only be used with `FREQ=YEARLY` (RFC 5545)",
-                        )
-                        .help("use `FREQ=YEARLY`, or `FREQ=WEEKLY;INTERVAL=n` for every n-th week"),
-                    );
-                }
-                out.push(maybe_unsupported(part));
-                if !has("WKST") {
-                    out.push(
-                        Finding::new(&codes::W103, part.name_range.clone(), "week numbers depend on the week start, and `WKST` is not given (default Monday)")
-                            .help("add `WKST=MO` (or the week start you mean)"),
-                    );
-                }
-                for item in items(part) {
-                    match signed(item.text, 53) {
-                        Some(v) => rec.by_week_no.push(v),
-                        None => out.push(range_error(&item, "BYWEEKNO", "1 to 53 or -53 to -1")),
-                    }
-                }
-            }
-            "BYSETPOS" => {
-                let others = keep
-                    .iter()
-                    .any(|p| p.name.starts_with("BY") && p.name != "BYSETPOS");
-                if !others {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            part.name_range.clone(),
-                            "`BYSETPOS` needs another `BYxxx` part to pick from (RFC 5545)",
-                        )
-                        .help("add e.g. `BYDAY=MO,TU,WE,TH,FR` to pick from, or remove `BYSETPOS`"),
-                    );
-                }
-                for item in items(part) {
-                    match signed(item.text, 366) {
-                        Some(v) => rec.by_set_pos.push(v),
-                        None => out.push(range_error(&item, "BYSETPOS", "1 to 366 or -366 to -1")),
-                    }
-                }
-            }
-            "BYDAY" => by_day(
-                part,
-                freq,
-                has("BYWEEKNO"),
-                !rec.by_month.is_empty() || has("BYMONTH"),
-                &mut rec,
-                &mut out,
-            ),
-            "WKST" => match WEEKDAYS.iter().position(|w| *w == part.value) {
-                Some(w) => rec.wkst = w as u8,
-                None => out.push(
-                    Finding::new(
-                        &codes::W102,
-                        part.value_range.clone(),
-                        format!("`WKST={}` is not a weekday", part.value),
-                    )
-                    .help("use one of MO, TU, WE, TH, FR, SA, SU"),
-                ),
-            },
+            .read(part, &mut self.rec, &mut self.out),
+            "WKST" => self.wkst(part),
             _ => {}
         }
     }
-    if freq == Some(Freq::Weekly) {
-        if !has("BYDAY") {
-            out.push(
-                Finding::new(&codes::W103, freq_part.value_range.clone(), "`FREQ=WEEKLY` without `BYDAY` selects Thursdays (the weekday of the 1970-01-01 anchor)")
+
+    /// `INTERVAL`: a positive integer, digits only.
+    fn interval(&mut self, part: &Part) {
+        match part.value.parse::<u32>() {
+            Ok(n) if n >= 1 && part.value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.rec.interval = n
+            }
+            _ => self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.value_range.clone(),
+                    format!("`INTERVAL={}` is not a positive integer", part.value),
+                )
+                .help("write `INTERVAL=1` or more (the default is 1)"),
+            ),
+        }
+    }
+
+    /// `COUNT` and `UNTIL` would end the schedule, which a maintenance schedule must not do.
+    fn end(&mut self, part: &Part) {
+        self.out.push(
+            Finding::new(
+                &codes::W102,
+                part.range.clone(),
+                format!(
+                    "`{}` would end the schedule; a maintenance schedule must not end",
+                    part.name
+                ),
+            )
+            .help(format!(
+                "remove `{}`; to stop changes, set the policy's strategy to Restrictive",
+                part.name
+            )),
+        );
+        if part.name == "UNTIL" && self.has("COUNT") {
+            self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.name_range.clone(),
+                    "`COUNT` and `UNTIL` are mutually exclusive (RFC 5545)",
+                )
+                .help("remove both"),
+            );
+        }
+    }
+
+    /// `BYMONTH`: months 1 to 12.
+    fn by_month(&mut self, part: &Part) {
+        for item in items(part) {
+            match unsigned(item.text, 1, 12) {
+                Some(m) => self.rec.by_month.push(m as i8),
+                None => self.out.push(range_error(&item, "BYMONTH", "1 to 12")),
+            }
+        }
+    }
+
+    /// `BYMONTHDAY`: ±1 to 31, not with `FREQ=WEEKLY`.
+    fn by_month_day(&mut self, part: &Part) {
+        if self.freq == Some(Freq::Weekly) {
+            self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.name_range.clone(),
+                    "`BYMONTHDAY` cannot be used with `FREQ=WEEKLY` (RFC 5545)",
+                )
+                .help("use `FREQ=MONTHLY` for days of the month, or `BYDAY` for days of the week"),
+            );
+        }
+        for item in items(part) {
+            match signed(item.text, 31) {
+                Some(v) => self.rec.by_month_day.push(v),
+                None => self
+                    .out
+                    .push(range_error(&item, "BYMONTHDAY", "1 to 31 or -31 to -1")),
+            }
+        }
+    }
+
+    /// `BYYEARDAY`: ±1 to 366, only with `FREQ=YEARLY`, and beyond the promised subset.
+    fn by_year_day(&mut self, part: &Part) {
+        if matches!(self.freq, Some(Freq::Daily | Freq::Weekly | Freq::Monthly)) {
+            self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.name_range.clone(),
+                    format!(
+                        "`BYYEARDAY` cannot be used with `FREQ={}` (RFC 5545)",
+                        self.freq_part.value
+                    ),
+                )
+                .help("use `FREQ=YEARLY`"),
+            );
+        }
+        self.out.push(maybe_unsupported(part));
+        for item in items(part) {
+            match signed(item.text, 366) {
+                Some(v) => self.rec.by_year_day.push(v),
+                None => self
+                    .out
+                    .push(range_error(&item, "BYYEARDAY", "1 to 366 or -366 to -1")),
+            }
+        }
+    }
+
+    /// `BYWEEKNO`: ±1 to 53, only with `FREQ=YEARLY`, beyond the promised subset, and
+    /// meaningful only with an explicit `WKST`.
+    fn by_week_no(&mut self, part: &Part) {
+        if self.freq.is_some() && self.freq != Some(Freq::Yearly) {
+            self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.name_range.clone(),
+                    "`BYWEEKNO` can only be used with `FREQ=YEARLY` (RFC 5545)",
+                )
+                .help("use `FREQ=YEARLY`, or `FREQ=WEEKLY;INTERVAL=n` for every n-th week"),
+            );
+        }
+        self.out.push(maybe_unsupported(part));
+        if !self.has("WKST") {
+            self.out.push(
+                Finding::new(&codes::W103, part.name_range.clone(), "week numbers depend on the week start, and `WKST` is not given (default Monday)")
+                    .help("add `WKST=MO` (or the week start you mean)"),
+            );
+        }
+        for item in items(part) {
+            match signed(item.text, 53) {
+                Some(v) => self.rec.by_week_no.push(v),
+                None => self
+                    .out
+                    .push(range_error(&item, "BYWEEKNO", "1 to 53 or -53 to -1")),
+            }
+        }
+    }
+
+    /// `BYSETPOS`: ±1 to 366, picking from the set another `BYxxx` part makes.
+    fn by_set_pos(&mut self, part: &Part) {
+        let others = self
+            .parts
+            .iter()
+            .any(|p| p.name.starts_with("BY") && p.name != "BYSETPOS");
+        if !others {
+            self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.name_range.clone(),
+                    "`BYSETPOS` needs another `BYxxx` part to pick from (RFC 5545)",
+                )
+                .help("add e.g. `BYDAY=MO,TU,WE,TH,FR` to pick from, or remove `BYSETPOS`"),
+            );
+        }
+        for item in items(part) {
+            match signed(item.text, 366) {
+                Some(v) => self.rec.by_set_pos.push(v),
+                None => self
+                    .out
+                    .push(range_error(&item, "BYSETPOS", "1 to 366 or -366 to -1")),
+            }
+        }
+    }
+
+    /// `WKST`: one weekday.
+    fn wkst(&mut self, part: &Part) {
+        match WEEKDAYS.iter().position(|w| *w == part.value) {
+            Some(w) => self.rec.wkst = w as u8,
+            None => self.out.push(
+                Finding::new(
+                    &codes::W102,
+                    part.value_range.clone(),
+                    format!("`WKST={}` is not a weekday", part.value),
+                )
+                .help("use one of MO, TU, WE, TH, FR, SA, SU"),
+            ),
+        }
+    }
+
+    /// Weekly rules whose meaning rests on a default: no `BYDAY` (the anchor's Thursday), or an
+    /// `INTERVAL` without `WKST`.
+    fn weekly_defaults(&mut self) {
+        if self.freq != Some(Freq::Weekly) {
+            return;
+        }
+        if !self.has("BYDAY") {
+            self.out.push(
+                Finding::new(&codes::W103, self.freq_part.value_range.clone(), "`FREQ=WEEKLY` without `BYDAY` selects Thursdays (the weekday of the 1970-01-01 anchor)")
                     .help("add an explicit `BYDAY`, e.g. `BYDAY=TH`"),
             );
-        } else if rec.interval > 1 && !has("WKST") {
-            if let Some(p) = get("INTERVAL") {
-                out.push(
+        } else if self.rec.interval > 1 && !self.has("WKST") {
+            if let Some(p) = self.parts.iter().find(|p| p.name == "INTERVAL") {
+                self.out.push(
                     Finding::new(&codes::W103, p.range.clone(), "which weeks an `INTERVAL` selects depends on the week start, and `WKST` is not given (default Monday)")
                         .help("add `WKST=MO` (or the week start you mean)"),
                 );
             }
         }
     }
-    rare_month_days(&keep, &rec, freq, &mut out);
-    out.sort_by_key(|f| (f.range.start, f.range.end));
-    // Impossible dates (W104) still give a recurrence: it selects nothing, which the never-opens
-    // check then reports with the schedule's consequence.
-    let ok = freq.is_some()
-        && !out
-            .iter()
-            .any(|f| f.severity == Severity::Error && f.code.code == codes::W102.code);
-    (ok.then_some(rec), out)
+
+    /// Adds the rare-date notes, orders the findings by position, and gives the recurrence when
+    /// no part is an error.
+    fn finish(mut self) -> (Option<Recurrence>, Vec<Finding>) {
+        rare_month_days(self.parts, &self.rec, self.freq, &mut self.out);
+        self.out.sort_by_key(|f| (f.range.start, f.range.end));
+        // Impossible dates (W104) still give a recurrence: it selects nothing, which the
+        // never-opens check then reports with the schedule's consequence.
+        let ok = self.freq.is_some()
+            && !self
+                .out
+                .iter()
+                .any(|f| f.severity == Severity::Error && f.code.code == codes::W102.code);
+        (ok.then_some(self.rec), self.out)
+    }
 }
 
+/// The warning for parts beyond the proposal's promised RRULE subset.
 fn maybe_unsupported(part: &Part) -> Finding {
     Finding::new(
         &codes::W103,
@@ -429,6 +537,7 @@ fn maybe_unsupported(part: &Part) -> Finding {
     .help("prefer `BYMONTH`, `BYMONTHDAY` and `BYDAY`")
 }
 
+/// The error for a list item outside its part's range, naming the range.
 fn range_error(item: &Item<'_>, part: &str, range: &str) -> Finding {
     Finding::new(
         &codes::W102,
@@ -438,6 +547,7 @@ fn range_error(item: &Item<'_>, part: &str, range: &str) -> Finding {
     .help(format!("{part} takes a comma-separated list of {range}"))
 }
 
+/// A short all-digits number within `min..=max` (no sign, no spaces, as RFC 5545 writes it).
 fn unsigned(s: &str, min: i64, max: i64) -> Option<i64> {
     if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -445,6 +555,7 @@ fn unsigned(s: &str, min: i64, max: i64) -> Option<i64> {
     s.parse::<i64>().ok().filter(|v| (min..=max).contains(v))
 }
 
+/// An optionally signed number whose magnitude is 1 to `max` (the `BYxxx` offsets from the end).
 fn signed(s: &str, max: i64) -> Option<i16> {
     let (neg, digits) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
@@ -455,95 +566,121 @@ fn signed(s: &str, max: i64) -> Option<i16> {
     i16::try_from(if neg { -v } else { v }).ok()
 }
 
-fn by_day(
-    part: &Part,
+/// What decides whether a `BYDAY` ordinal means something: the frequency and the parts beside it.
+struct ByDay {
+    /// The frequency (`None` when `FREQ` was rejected).
     freq: Option<Freq>,
+    /// The rule has `BYWEEKNO`.
     with_week_no: bool,
+    /// The rule has `BYMONTH`.
     with_month: bool,
-    rec: &mut Recurrence,
-    out: &mut Vec<Finding>,
-) {
-    for item in items(part) {
-        let mut split = item.text.len().saturating_sub(2);
-        while !item.text.is_char_boundary(split) {
-            split -= 1;
-        }
-        let (num, day) = (&item.text[..split], &item.text[split..]);
-        let Some(w) = WEEKDAYS.iter().position(|d| *d == day) else {
-            out.push(
-                Finding::new(&codes::W102, item.range.clone(), format!("`{}` is not a weekday", item.text))
-                    .help("BYDAY takes MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal like `1MO` or `-1FR`"),
-            );
-            continue;
-        };
-        let n = if num.is_empty() {
-            0
-        } else {
-            match signed(num, 53) {
-                Some(n) => n,
-                None => {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            item.range.start..item.range.start + num.len(),
-                            format!("`{num}` is not a valid BYDAY ordinal (1 to 53 or -53 to -1)"),
-                        )
-                        .help("write e.g. `1MO` (first Monday) or `-1FR` (last Friday)"),
-                    );
-                    continue;
-                }
+}
+
+impl ByDay {
+    /// Reads `BYDAY`: weekdays, with an ordinal (`1MO`, `-1FR`) only where it means something.
+    fn read(&self, part: &Part, rec: &mut Recurrence, out: &mut Vec<Finding>) {
+        for item in items(part) {
+            let Some((n, w, num, day)) = weekday(&item, out) else {
+                continue;
+            };
+            let num_range = item.range.start..item.range.start + num.len();
+            if n != 0 && !self.ordinal_fits(&item, n, day, num_range, out) {
+                continue;
             }
-        };
-        let num_range = item.range.start..item.range.start + num.len();
-        if n != 0 {
-            match freq {
-                Some(Freq::Daily | Freq::Weekly) => {
-                    out.push(
-                        Finding::new(&codes::W102, num_range, format!("an ordinal weekday like `{}` only works with `FREQ=MONTHLY` or `YEARLY` (RFC 5545)", item.text))
-                            .help(format!("write `{day}` for every {day}, or use `FREQ=MONTHLY`")),
-                    );
-                    continue;
-                }
-                Some(Freq::Yearly) if with_week_no => {
-                    out.push(
-                        Finding::new(
-                            &codes::W102,
-                            num_range,
-                            "an ordinal weekday cannot be combined with `BYWEEKNO` (RFC 5545)",
-                        )
-                        .help(format!("write `{day}` without the ordinal")),
-                    );
-                    continue;
-                }
-                Some(Freq::Monthly) | Some(Freq::Yearly)
-                    if (freq == Some(Freq::Monthly) || with_month) && n.abs() > 5 =>
-                {
-                    out.push(
-                        Finding::new(
-                            &codes::W104,
-                            num_range,
-                            format!(
-                                "no month has {} {day} days, so `{}` never matches",
-                                n.abs(),
-                                item.text
-                            ),
-                        )
-                        .help("a month has at most 5 of each weekday; use 1 to 5 or -1 to -5"),
-                    );
-                }
-                Some(Freq::Monthly) | Some(Freq::Yearly)
-                    if (freq == Some(Freq::Monthly) || with_month) && n.abs() == 5 =>
-                {
-                    out.push(
-                        Finding::new(&codes::W104, num_range, format!("most months have only four of each weekday, so `{}` is skipped in those months", item.text))
-                            .help(format!("use `-1{day}` for the last {day} of every month")),
-                    );
-                }
-                _ => {}
-            }
+            rec.by_day.push((n, w));
         }
-        rec.by_day.push((n, w as u8));
     }
+
+    /// Whether an ordinal can be kept for this frequency (warning when it rarely or never
+    /// matches); `false`, with an error, when RFC 5545 forbids it.
+    fn ordinal_fits(
+        &self,
+        item: &Item<'_>,
+        n: i16,
+        day: &str,
+        num_range: Range<usize>,
+        out: &mut Vec<Finding>,
+    ) -> bool {
+        let freq = self.freq;
+        match freq {
+            Some(Freq::Daily | Freq::Weekly) => {
+                out.push(
+                    Finding::new(&codes::W102, num_range, format!("an ordinal weekday like `{}` only works with `FREQ=MONTHLY` or `YEARLY` (RFC 5545)", item.text))
+                        .help(format!("write `{day}` for every {day}, or use `FREQ=MONTHLY`")),
+                );
+                return false;
+            }
+            Some(Freq::Yearly) if self.with_week_no => {
+                out.push(
+                    Finding::new(
+                        &codes::W102,
+                        num_range,
+                        "an ordinal weekday cannot be combined with `BYWEEKNO` (RFC 5545)",
+                    )
+                    .help(format!("write `{day}` without the ordinal")),
+                );
+                return false;
+            }
+            Some(Freq::Monthly) | Some(Freq::Yearly)
+                if (freq == Some(Freq::Monthly) || self.with_month) && n.abs() > 5 =>
+            {
+                out.push(
+                    Finding::new(
+                        &codes::W104,
+                        num_range,
+                        format!(
+                            "no month has {} {day} days, so `{}` never matches",
+                            n.abs(),
+                            item.text
+                        ),
+                    )
+                    .help("a month has at most 5 of each weekday; use 1 to 5 or -1 to -5"),
+                );
+            }
+            Some(Freq::Monthly) | Some(Freq::Yearly)
+                if (freq == Some(Freq::Monthly) || self.with_month) && n.abs() == 5 =>
+            {
+                out.push(
+                    Finding::new(&codes::W104, num_range, format!("most months have only four of each weekday, so `{}` is skipped in those months", item.text))
+                        .help(format!("use `-1{day}` for the last {day} of every month")),
+                );
+            }
+            _ => {}
+        }
+        true
+    }
+}
+
+/// Splits a `BYDAY` item into its ordinal (0 when none), weekday (Monday = 0) and the written
+/// ordinal and day; `None`, with an error, when either is not valid.
+fn weekday<'a>(item: &Item<'a>, out: &mut Vec<Finding>) -> Option<(i16, u8, &'a str, &'a str)> {
+    let mut split = item.text.len().saturating_sub(2);
+    while !item.text.is_char_boundary(split) {
+        split -= 1;
+    }
+    let (num, day) = (&item.text[..split], &item.text[split..]);
+    let Some(w) = WEEKDAYS.iter().position(|d| *d == day) else {
+        out.push(
+            Finding::new(&codes::W102, item.range.clone(), format!("`{}` is not a weekday", item.text))
+                .help("BYDAY takes MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal like `1MO` or `-1FR`"),
+        );
+        return None;
+    };
+    if num.is_empty() {
+        return Some((0, w as u8, num, day));
+    }
+    let Some(n) = signed(num, 53) else {
+        out.push(
+            Finding::new(
+                &codes::W102,
+                item.range.start..item.range.start + num.len(),
+                format!("`{num}` is not a valid BYDAY ordinal (1 to 53 or -53 to -1)"),
+            )
+            .help("write e.g. `1MO` (first Monday) or `-1FR` (last Friday)"),
+        );
+        return None;
+    };
+    Some((n, w as u8, num, day))
 }
 
 /// `BYMONTHDAY` values that some or all selected months do not have (skipped, not moved).

@@ -31,6 +31,42 @@ const MEMBERS: [&str; 4] = ["daily", "weekly", "monthly", "yearly"];
 
 /// Parses a structured recurrence; `None` when invalid (the findings say why).
 pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Dates> {
+    let (freq, freq_node) = frequency(src, node, out)?;
+    let wanted = MEMBERS[freq as usize];
+    let ok = only_member(src, node, wanted, out);
+    let member = node.get(wanted);
+    let mut reader = Reader {
+        src,
+        out,
+        rec: Recurrence::new(freq),
+        nothing: false,
+        ok,
+    };
+    match freq {
+        Freq::Daily => {
+            if let Some(m) = member {
+                reader.rec.interval = interval(src, m, 730, reader.out)?;
+            }
+        }
+        Freq::Weekly => reader.weekly(freq_node, member)?,
+        Freq::Monthly | Freq::Yearly => reader.monthly_or_yearly(freq_node, wanted, member)?,
+    }
+    if !reader.ok {
+        return None;
+    }
+    Some(if reader.nothing {
+        Dates::Nothing
+    } else {
+        Dates::Rule(reader.rec)
+    })
+}
+
+/// The recurrence must be a mapping with a known `frequency`: the frequency and its node.
+fn frequency<'n>(
+    src: &Src<'_>,
+    node: &'n Node,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(Freq, &'n Node)> {
     if node.as_map().is_none() {
         out.push(
             src.diag(
@@ -68,7 +104,11 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
         2 => Freq::Monthly,
         _ => Freq::Yearly,
     };
-    let wanted = MEMBERS[freq as usize];
+    Some((freq, freq_node))
+}
+
+/// Exactly the member matching the frequency may be set: reports the others (`false` if any).
+fn only_member(src: &Src<'_>, node: &Node, wanted: &str, out: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     for m in MEMBERS {
         if m != wanted {
@@ -79,208 +119,270 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
             }
         }
     }
-    let member = node.get(wanted);
-    let mut rec = Recurrence::new(freq);
-    let mut nothing = false;
-    match freq {
-        Freq::Daily => {
-            if let Some(m) = member {
-                rec.interval = interval(src, m, 730, out)?;
-            }
-        }
-        Freq::Weekly => {
-            let Some(m) = member else {
-                out.push(
-                    src.diag(
+    ok
+}
+
+/// The reading of a frequency's member: where findings go and what the sections found so far
+/// (each section returns `None` when the recurrence cannot be read on).
+struct Reader<'a, 's> {
+    /// The file, for positions.
+    src: &'a Src<'s>,
+    /// The findings.
+    out: &'a mut Vec<Diagnostic>,
+    /// The recurrence being filled.
+    rec: Recurrence,
+    /// A list is empty, so no date is selected.
+    nothing: bool,
+    /// No setting is misplaced (a misplaced one rejects the recurrence after the others are read).
+    ok: bool,
+}
+
+impl Reader<'_, '_> {
+    /// `weekly`: an interval (whose week anchor the API leaves open) and the days of the week.
+    fn weekly(&mut self, freq_node: &Node, member: Option<&Node>) -> Option<()> {
+        let Some(m) = member else {
+            self.out.push(
+                self.src
+                    .diag(
                         &codes::W110,
                         freq_node,
                         "`frequency: Weekly` needs `weekly.daysOfWeek`",
                     )
                     .help("add `weekly: {daysOfWeek: [Saturday]}`"),
-                );
-                return None;
-            };
-            rec.interval = interval(src, m, 26, out)?;
-            if rec.interval > 1 {
-                if let Some(n) = m.get("interval") {
-                    out.push(src.diag(&codes::W103, n, "which weeks an interval selects is not defined by the API; nodecast counts weeks from Monday 1969-12-29 (the week of the 1970-01-01 anchor)")
-                        .help("check the selected dates with `nodecast schedule`"));
-                }
-            }
-            let list = list(src, m, "daysOfWeek", out)?;
-            nothing |= list.is_empty();
-            for d in list {
-                rec.by_day
-                    .push((0, enum_value(src, d, &DAYS, "dayOfWeek", out)? as u8));
+            );
+            return None;
+        };
+        self.rec.interval = interval(self.src, m, 26, self.out)?;
+        if self.rec.interval > 1 {
+            if let Some(n) = m.get("interval") {
+                self.out.push(self.src.diag(&codes::W103, n, "which weeks an interval selects is not defined by the API; nodecast counts weeks from Monday 1969-12-29 (the week of the 1970-01-01 anchor)")
+                    .help("check the selected dates with `nodecast schedule`"));
             }
         }
-        Freq::Monthly | Freq::Yearly => {
-            let Some(m) = member else {
-                out.push(
-                    src.diag(
+        let list = list(self.src, m, "daysOfWeek", self.out)?;
+        self.nothing |= list.is_empty();
+        for d in list {
+            self.rec.by_day.push((
+                0,
+                enum_value(self.src, d, &DAYS, "dayOfWeek", self.out)? as u8,
+            ));
+        }
+        Some(())
+    }
+
+    /// `monthly` and `yearly`: `by` picks dates or weekdays; monthly has an interval, yearly a
+    /// month.
+    fn monthly_or_yearly(
+        &mut self,
+        freq_node: &Node,
+        wanted: &str,
+        member: Option<&Node>,
+    ) -> Option<()> {
+        let Some(m) = member else {
+            self.out.push(
+                self.src
+                    .diag(
                         &codes::W110,
                         freq_node,
                         format!("`frequency: {}` needs `{wanted}`", title(wanted)),
                     )
                     .help(format!("add `{wanted}: {{by: Date, date: {{…}}}}`")),
-                );
-                return None;
-            };
-            let Some(by_node) = m.get("by") else {
-                out.push(
-                    src.diag(&codes::W110, m, format!("`{wanted}.by` is missing"))
-                        .help("set `by: Date` or `by: Day`"),
-                );
-                return None;
-            };
-            let by = enum_value(src, by_node, &["Day", "Date"], "by", out)?;
-            let (want, other) = if by == 0 {
-                ("day", "date")
-            } else {
-                ("date", "day")
-            };
-            if let Some(e) = m.entry(other) {
-                out.push(
-                    src.diag(
+            );
+            return None;
+        };
+        let (by_date, want, sub) = self.by(wanted, m)?;
+        if self.rec.freq == Freq::Monthly {
+            self.rec.interval = interval(self.src, sub, 11, self.out)?;
+        } else {
+            self.yearly_month(m, want, sub)?;
+        }
+        let months: Vec<i8> = if self.rec.by_month.is_empty() {
+            (1..=12).collect()
+        } else {
+            self.rec.by_month.clone()
+        };
+        if by_date {
+            self.dates_of_month(sub, &months)
+        } else {
+            self.days(sub)
+        }
+    }
+
+    /// `by: Date` or `by: Day` and the matching sub-member: whether by date, its key and node.
+    fn by<'n>(&mut self, wanted: &str, m: &'n Node) -> Option<(bool, &'static str, &'n Node)> {
+        let Some(by_node) = m.get("by") else {
+            self.out.push(
+                self.src
+                    .diag(&codes::W110, m, format!("`{wanted}.by` is missing"))
+                    .help("set `by: Date` or `by: Day`"),
+            );
+            return None;
+        };
+        let by = enum_value(self.src, by_node, &["Day", "Date"], "by", self.out)?;
+        let (want, other) = if by == 0 {
+            ("day", "date")
+        } else {
+            ("date", "day")
+        };
+        if let Some(e) = m.entry(other) {
+            self.out.push(
+                self.src
+                    .diag(
                         &codes::W110,
                         &e.key,
                         format!("`{other}` does not belong with `by: {}`", title(want)),
                     )
                     .help(format!("use `{want}`, or change `by`")),
-                );
-                ok = false;
-            }
-            let Some(sub) = m.get(want) else {
-                out.push(
-                    src.diag(
+            );
+            self.ok = false;
+        }
+        let Some(sub) = m.get(want) else {
+            self.out.push(
+                self.src
+                    .diag(
                         &codes::W110,
                         by_node,
                         format!("`by: {}` needs `{wanted}.{want}`", title(want)),
                     )
                     .help(format!("add `{want}:`")),
-                );
-                return None;
-            };
-            if freq == Freq::Monthly {
-                rec.interval = interval(src, sub, 11, out)?;
-            } else {
-                if let Some(n) = sub.get("interval").or_else(|| m.get("interval")) {
-                    out.push(
-                        src.diag(&codes::W110, n, "`yearly` has no interval")
-                            .help("remove `interval`; every year is selected"),
-                    );
-                    ok = false;
-                }
-                let Some(month) = sub.get("month") else {
-                    out.push(
-                        src.diag(
-                            &codes::W110,
-                            sub,
-                            format!("`yearly.{want}.month` is missing"),
-                        )
-                        .help("add e.g. `month: January`"),
-                    );
-                    return None;
-                };
-                rec.by_month.push(
-                    enum_value(src, month, &super::rrule::MONTH_NAMES, "month", out)? as i8 + 1,
-                );
+            );
+            return None;
+        };
+        Some((by == 1, want, sub))
+    }
+
+    /// `yearly`: no interval (every year), and the one month.
+    fn yearly_month(&mut self, m: &Node, want: &str, sub: &Node) -> Option<()> {
+        if let Some(n) = sub.get("interval").or_else(|| m.get("interval")) {
+            self.out.push(
+                self.src
+                    .diag(&codes::W110, n, "`yearly` has no interval")
+                    .help("remove `interval`; every year is selected"),
+            );
+            self.ok = false;
+        }
+        let Some(month) = sub.get("month") else {
+            self.out.push(
+                self.src
+                    .diag(
+                        &codes::W110,
+                        sub,
+                        format!("`yearly.{want}.month` is missing"),
+                    )
+                    .help("add e.g. `month: January`"),
+            );
+            return None;
+        };
+        let month = enum_value(
+            self.src,
+            month,
+            &super::rrule::MONTH_NAMES,
+            "month",
+            self.out,
+        )?;
+        self.rec.by_month.push(month as i8 + 1);
+        Some(())
+    }
+
+    /// `by: Date`: the dates of the month, each in 1 to 31.
+    fn dates_of_month(&mut self, sub: &Node, months: &[i8]) -> Option<()> {
+        let items = list(self.src, sub, "datesOfMonth", self.out)?;
+        self.nothing |= items.is_empty();
+        let mut dated = Vec::new();
+        for item in items {
+            let v = int_in(self.src, item, 1, 31, "datesOfMonth", self.out)?;
+            self.rec.by_month_day.push(v as i16);
+            dated.push((item, v));
+        }
+        self.missing_dates(&dated, months);
+        Some(())
+    }
+
+    /// Dates that some or all of the selected months do not have (they are skipped, not moved).
+    fn missing_dates(&mut self, dated: &[(&Node, i64)], months: &[i8]) {
+        let possible = dated
+            .iter()
+            .any(|(_, v)| months.iter().any(|&mo| *v <= max_days(mo)));
+        for &(item, v) in dated {
+            let missing: Vec<&str> = months
+                .iter()
+                .filter(|&&mo| v > max_days(mo))
+                .map(|&mo| month_name(mo))
+                .collect();
+            if missing.is_empty() {
+                continue;
             }
-            let months: Vec<i8> = if rec.by_month.is_empty() {
-                (1..=12).collect()
-            } else {
-                rec.by_month.clone()
-            };
-            if by == 1 {
-                let items = list(src, sub, "datesOfMonth", out)?;
-                nothing |= items.is_empty();
-                let mut dated = Vec::new();
-                for item in items {
-                    let v = int_in(src, item, 1, 31, "datesOfMonth", out)?;
-                    rec.by_month_day.push(v as i16);
-                    dated.push((item, v));
-                }
-                let possible = dated
-                    .iter()
-                    .any(|(_, v)| months.iter().any(|&mo| *v <= max_days(mo)));
-                for (item, v) in dated {
-                    let missing: Vec<&str> = months
-                        .iter()
-                        .filter(|&&mo| v > max_days(mo))
-                        .map(|&mo| month_name(mo))
-                        .collect();
-                    if missing.is_empty() {
-                        continue;
-                    }
-                    let d = if missing.len() == months.len() {
-                        src.diag(
-                            &codes::W104,
-                            item,
-                            format!(
-                                "date {v} never occurs in {}, so it selects no date",
-                                missing.join(", ")
-                            ),
-                        )
-                        .severity(if possible {
-                            Severity::Warning
-                        } else {
-                            Severity::Error
-                        })
+            let d = if missing.len() == months.len() {
+                self.src
+                    .diag(
+                        &codes::W104,
+                        item,
+                        format!(
+                            "date {v} never occurs in {}, so it selects no date",
+                            missing.join(", ")
+                        ),
+                    )
+                    .severity(if possible {
+                        Severity::Warning
                     } else {
-                        src.diag(
-                            &codes::W104,
-                            item,
-                            format!(
-                                "date {v} does not exist in {}; those months get no window",
-                                missing.join(", ")
-                            ),
-                        )
-                    };
-                    out.push(d.help("dates that do not exist are skipped, not moved to the month's end; use a date every month has"));
-                }
+                        Severity::Error
+                    })
             } else {
-                let items = list(src, sub, "days", out)?;
-                nothing |= items.is_empty();
-                for item in items {
-                    let (Some(w), Some(d)) = (item.get("weekOfMonth"), item.get("dayOfWeek"))
-                    else {
-                        let mut diag = src.diag(
-                            &codes::W110,
-                            item,
-                            "each `days` entry needs `weekOfMonth` and `dayOfWeek`",
-                        );
-                        diag = if item.get("day").is_some()
-                            || item.get("week").is_some()
-                            || item.get("daysOfWeek").is_some()
-                        {
-                            diag.help("the schema names are `weekOfMonth` (First…Fifth, Last) and `dayOfWeek` (Monday…Sunday); some examples in the proposal use other names")
-                        } else {
-                            diag.help("write e.g. `{weekOfMonth: First, dayOfWeek: Saturday}`")
-                        };
-                        out.push(diag);
-                        return None;
-                    };
-                    let wi = enum_value(src, w, &WEEKS.map(|(n, _)| n), "weekOfMonth", out)?;
-                    let di = enum_value(src, d, &DAYS, "dayOfWeek", out)?;
-                    if WEEKS[wi].1 == 5 {
-                        out.push(src.diag(&codes::W104, w, "most months have only four of each weekday, so `Fifth` is skipped in those months")
-                            .help("use `Last` for the last such weekday of every month"));
-                    }
-                    rec.by_day.push((WEEKS[wi].1, di as u8));
-                }
-            }
+                self.src.diag(
+                    &codes::W104,
+                    item,
+                    format!(
+                        "date {v} does not exist in {}; those months get no window",
+                        missing.join(", ")
+                    ),
+                )
+            };
+            self.out.push(d.help("dates that do not exist are skipped, not moved to the month's end; use a date every month has"));
         }
     }
-    if !ok {
-        return None;
+
+    /// `by: Day`: the weekdays of the month, each a week of the month and a day of the week.
+    fn days(&mut self, sub: &Node) -> Option<()> {
+        let items = list(self.src, sub, "days", self.out)?;
+        self.nothing |= items.is_empty();
+        for item in items {
+            self.day(item)?;
+        }
+        Some(())
     }
-    Some(if nothing {
-        Dates::Nothing
-    } else {
-        Dates::Rule(rec)
-    })
+
+    /// One `days` entry (`weekOfMonth` and `dayOfWeek`; other spellings in the proposal's
+    /// examples get a hint).
+    fn day(&mut self, item: &Node) -> Option<()> {
+        let (Some(w), Some(d)) = (item.get("weekOfMonth"), item.get("dayOfWeek")) else {
+            let mut diag = self.src.diag(
+                &codes::W110,
+                item,
+                "each `days` entry needs `weekOfMonth` and `dayOfWeek`",
+            );
+            diag = if item.get("day").is_some()
+                || item.get("week").is_some()
+                || item.get("daysOfWeek").is_some()
+            {
+                diag.help("the schema names are `weekOfMonth` (First…Fifth, Last) and `dayOfWeek` (Monday…Sunday); some examples in the proposal use other names")
+            } else {
+                diag.help("write e.g. `{weekOfMonth: First, dayOfWeek: Saturday}`")
+            };
+            self.out.push(diag);
+            return None;
+        };
+        let wi = enum_value(self.src, w, &WEEKS.map(|(n, _)| n), "weekOfMonth", self.out)?;
+        let di = enum_value(self.src, d, &DAYS, "dayOfWeek", self.out)?;
+        if WEEKS[wi].1 == 5 {
+            self.out.push(self.src.diag(&codes::W104, w, "most months have only four of each weekday, so `Fifth` is skipped in those months")
+                .help("use `Last` for the last such weekday of every month"));
+        }
+        self.rec.by_day.push((WEEKS[wi].1, di as u8));
+        Some(())
+    }
 }
 
+/// `weekly` → `Weekly`: member names as the enum values spell them, for messages.
 fn title(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -288,6 +390,7 @@ fn title(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// One of the schema's case-sensitive enum values (its index), or an error with the closest value.
 fn enum_value(
     src: &Src<'_>,
     node: &Node,
@@ -313,6 +416,7 @@ fn enum_value(
     None
 }
 
+/// An integer within the schema's bounds, or an error naming them.
 fn int_in(
     src: &Src<'_>,
     node: &Node,
@@ -340,6 +444,7 @@ fn int_in(
     }
 }
 
+/// A member's optional `interval` (default 1), bounded by the schema's maximum.
 fn interval(src: &Src<'_>, member: &Node, max: i64, out: &mut Vec<Diagnostic>) -> Option<u32> {
     match member.get("interval") {
         None => Some(1),
@@ -347,6 +452,7 @@ fn interval(src: &Src<'_>, member: &Node, max: i64, out: &mut Vec<Diagnostic>) -
     }
 }
 
+/// A required list (warning when empty, which selects no date).
 fn list<'n>(
     src: &Src<'_>,
     parent: &'n Node,

@@ -57,6 +57,7 @@ impl Delta {
     }
 }
 
+/// The keys whose values differ between two maps, in key order (`newMachineConfigDiff`).
 fn changed_keys<T: PartialEq>(
     a: &BTreeMap<String, Item<T>>,
     b: &BTreeMap<String, Item<T>>,
@@ -70,6 +71,7 @@ fn changed_keys<T: PartialEq>(
         .collect()
 }
 
+/// The values of an ordered list, without their sources, for comparison.
 fn values<T: Clone>(items: &[Item<T>]) -> Vec<T> {
     items.iter().map(|i| i.value.clone()).collect()
 }
@@ -111,6 +113,7 @@ pub struct Decision {
     pub reasons: Vec<Reason>,
 }
 
+/// The fields an item comes from on both sides (head first, each once), for a reason.
 fn srcs_of<T>(a: Option<&Item<T>>, b: Option<&Item<T>>) -> Vec<(Side, Src)> {
     let mut out: Vec<(Side, Src)> = Vec::new();
     for (side, item) in [(Side::Head, b), (Side::Base, a)] {
@@ -123,6 +126,7 @@ fn srcs_of<T>(a: Option<&Item<T>>, b: Option<&Item<T>>) -> Vec<(Side, Src)> {
     out
 }
 
+/// How an item changed, for a reason's wording.
 fn verb<T>(a: Option<&Item<T>>, b: Option<&Item<T>>) -> &'static str {
     match (a, b) {
         (None, Some(_)) => "added",
@@ -187,16 +191,64 @@ fn list_reasons(what: &str, a: &[Item<String>], b: &[Item<String>], then: &str) 
 /// `calculatePostConfigChangeNodeDisruptionAction` plus the drain decision, explained.
 pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
     let mut reasons = Vec::new();
-    let mut reboot = false;
+    let os = os_reasons(a, b, d, &mut reasons);
+    let kernel = kernel_reasons(a, b, d, &mut reasons);
+    let reboot = os || kernel;
+    if d.other {
+        reasons.push(storage_reason(a, b));
+    }
+    let mut lists: Vec<Vec<PolicyAction>> = Vec::new();
+    let mut unsafe_registries: Option<String> = None;
+    for path in &d.files {
+        let (reason, actions, drain) = file_reason(a, b, p, path);
+        if drain.is_some() {
+            unsafe_registries = drain;
+        }
+        reasons.push(reason);
+        lists.push(actions);
+    }
+    for name in &d.units {
+        let (x, y) = (a.units.get(name), b.units.get(name));
+        let decided = policy::decide_unit(p, name);
+        let mut srcs = srcs_of(x, y);
+        if let Some(s) = decided.policy {
+            srcs.push((Side::Head, s));
+        }
+        reasons.push(Reason {
+            summary: format!("unit {name} {} → {}", verb(x, y), decided.why),
+            srcs,
+        });
+        lists.push(decided.actions);
+    }
+    if d.passwd {
+        let (reason, actions) = passwd_reason(a, b, p);
+        reasons.push(reason);
+        lists.push(actions);
+    }
+    let actions = if reboot {
+        vec![PolicyAction::Reboot]
+    } else {
+        policy::combine(&lists)
+    };
+    let (action, drain) = classify(&actions, unsafe_registries.is_some());
+    Decision {
+        action,
+        drain,
+        actions,
+        reasons,
+    }
+}
+
+/// The OS image changes (release, `osImageURL`, extensions image), which always reboot:
+/// whether there is one.
+fn os_reasons(a: &Rendered, b: &Rendered, d: &Delta, reasons: &mut Vec<Reason>) -> bool {
     if d.release {
-        reboot = true;
         reasons.push(Reason {
             summary: "release update: new OS image and template configs → Reboot (an OS update always reboots)".into(),
             srcs: srcs_of(a.release.as_ref(), b.release.as_ref()),
         });
     }
     if d.os_update {
-        reboot = true;
         let show = |r: &Rendered| {
             r.os_image_url
                 .as_ref()
@@ -213,14 +265,18 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
         });
     }
     if d.extensions_image {
-        reboot = true;
         reasons.push(Reason {
             summary: "baseOSExtensionsContainerImage changed → Reboot (possible: the daemon does not diff it, it is applied with the next OS update)".into(),
             srcs: srcs_of(a.extensions_image.as_ref(), b.extensions_image.as_ref()),
         });
     }
+    d.release || d.os_update || d.extensions_image
+}
+
+/// The kernel changes (arguments, FIPS, kernel type, extensions), which always reboot: whether
+/// there is one.
+fn kernel_reasons(a: &Rendered, b: &Rendered, d: &Delta, reasons: &mut Vec<Reason>) -> bool {
     if d.kargs {
-        reboot = true;
         reasons.extend(list_reasons(
             "kernel argument",
             &a.kernel_arguments,
@@ -229,14 +285,12 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
         ));
     }
     if d.fips {
-        reboot = true;
         reasons.push(Reason {
             summary: format!("fips {} → {} → Reboot", a.fips.value, b.fips.value),
             srcs: srcs_of(Some(&a.fips), Some(&b.fips)),
         });
     }
     if d.kernel_type {
-        reboot = true;
         reasons.push(Reason {
             summary: format!(
                 "kernelType {} → {} → Reboot (a kernel change always reboots)",
@@ -246,7 +300,6 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
         });
     }
     if d.extensions {
-        reboot = true;
         reasons.extend(list_reasons(
             "extension",
             &a.extensions,
@@ -254,92 +307,82 @@ pub fn decide(a: &Rendered, b: &Rendered, d: &Delta, p: &Policies) -> Decision {
             "→ Reboot (extensions always reboot)",
         ));
     }
-    if d.other {
-        let mut srcs = Vec::new();
-        for (x, y) in [
-            (&a.directories, &b.directories),
-            (&a.links, &b.links),
-            (&a.storage, &b.storage),
-        ] {
-            for k in changed_keys(x, y) {
-                srcs.extend(srcs_of(x.get(&k), y.get(&k)));
+    d.kargs || d.fips || d.kernel_type || d.extensions
+}
+
+/// Ignition storage changes, which the daemon does not apply to existing nodes.
+fn storage_reason(a: &Rendered, b: &Rendered) -> Reason {
+    let mut srcs = Vec::new();
+    for (x, y) in [
+        (&a.directories, &b.directories),
+        (&a.links, &b.links),
+        (&a.storage, &b.storage),
+    ] {
+        for k in changed_keys(x, y) {
+            srcs.extend(srcs_of(x.get(&k), y.get(&k)));
+        }
+    }
+    Reason {
+        summary:
+            "Ignition storage (directories, links, disks) changed → not applied to existing nodes"
+                .into(),
+        srcs,
+    }
+}
+
+/// A changed file's reason and actions under the disruption policy; for the registries file
+/// (the `Special` action), why the change drains, if it does.
+fn file_reason(
+    a: &Rendered,
+    b: &Rendered,
+    p: &Policies,
+    path: &str,
+) -> (Reason, Vec<PolicyAction>, Option<String>) {
+    let (x, y) = (a.files.get(path), b.files.get(path));
+    let decided = policy::decide_file(p, path);
+    let mut why = decided.why.clone();
+    let mut drain = None;
+    if decided.actions.contains(&PolicyAction::Special) {
+        let old = x.and_then(|i| file_text(&i.value));
+        let new = y.and_then(|i| file_text(&i.value));
+        match registries::drain_reason(old.as_deref(), new.as_deref()) {
+            Some(r) => {
+                why.push_str(&format!("; drain: {r}"));
+                drain = Some(r);
             }
+            None => why.push_str("; no drain: only safe additions"),
         }
-        reasons.push(Reason {
-            summary: "Ignition storage (directories, links, disks) changed → not applied to existing nodes".into(),
-            srcs,
-        });
     }
-    let mut lists: Vec<Vec<PolicyAction>> = Vec::new();
-    let mut unsafe_registries: Option<String> = None;
-    for path in &d.files {
-        let (x, y) = (a.files.get(path), b.files.get(path));
-        let decided = policy::decide_file(p, path);
-        let mut why = decided.why.clone();
-        if decided.actions.contains(&PolicyAction::Special) {
-            let old = x.and_then(|i| file_text(&i.value));
-            let new = y.and_then(|i| file_text(&i.value));
-            match registries::drain_reason(old.as_deref(), new.as_deref()) {
-                Some(r) => {
-                    why.push_str(&format!("; drain: {r}"));
-                    unsafe_registries = Some(r);
-                }
-                None => why.push_str("; no drain: only safe additions"),
-            }
-        }
-        let mut srcs = srcs_of(x, y);
-        if let Some(s) = decided.policy {
-            srcs.push((Side::Head, s));
-        }
-        reasons.push(Reason {
-            summary: format!("file {path} {} → {why}", verb(x, y)),
-            srcs,
-        });
-        lists.push(decided.actions);
+    let mut srcs = srcs_of(x, y);
+    if let Some(s) = decided.policy {
+        srcs.push((Side::Head, s));
     }
-    for name in &d.units {
-        let (x, y) = (a.units.get(name), b.units.get(name));
-        let decided = policy::decide_unit(p, name);
-        let mut srcs = srcs_of(x, y);
-        if let Some(s) = decided.policy {
-            srcs.push((Side::Head, s));
-        }
-        reasons.push(Reason {
-            summary: format!("unit {name} {} → {}", verb(x, y), decided.why),
-            srcs,
-        });
-        lists.push(decided.actions);
-    }
-    if d.passwd {
-        let decided = policy::decide_passwd(p);
-        let mut srcs = Vec::new();
-        for k in changed_keys(&a.users, &b.users) {
-            srcs.extend(srcs_of(a.users.get(&k), b.users.get(&k)));
-        }
-        for k in changed_keys(&a.groups, &b.groups) {
-            srcs.extend(srcs_of(a.groups.get(&k), b.groups.get(&k)));
-        }
-        if let Some(s) = decided.policy {
-            srcs.push((Side::Head, s));
-        }
-        reasons.push(Reason {
-            summary: format!("passwd (users, SSH keys) changed → {}", decided.why),
-            srcs,
-        });
-        lists.push(decided.actions);
-    }
-    let actions = if reboot {
-        vec![PolicyAction::Reboot]
-    } else {
-        policy::combine(&lists)
+    let reason = Reason {
+        summary: format!("file {path} {} → {why}", verb(x, y)),
+        srcs,
     };
-    let (action, drain) = classify(&actions, unsafe_registries.is_some());
-    Decision {
-        action,
-        drain,
-        actions,
-        reasons,
+    (reason, decided.actions, drain)
+}
+
+/// The passwd change's reason (the changed users and groups) and actions under the SSH key
+/// policy.
+fn passwd_reason(a: &Rendered, b: &Rendered, p: &Policies) -> (Reason, Vec<PolicyAction>) {
+    let decided = policy::decide_passwd(p);
+    let mut srcs = Vec::new();
+    for k in changed_keys(&a.users, &b.users) {
+        srcs.extend(srcs_of(a.users.get(&k), b.users.get(&k)));
     }
+    for k in changed_keys(&a.groups, &b.groups) {
+        srcs.extend(srcs_of(a.groups.get(&k), b.groups.get(&k)));
+    }
+    if let Some(s) = decided.policy {
+        srcs.push((Side::Head, s));
+    }
+    let reason = Reason {
+        summary: format!("passwd (users, SSH keys) changed → {}", decided.why),
+        srcs,
+    };
+    (reason, decided.actions)
 }
 
 /// Maps the daemon's action list to the contract action (`none` when the daemon does nothing, `reload`/`restart` for service actions, `drain`, `reboot`).

@@ -33,6 +33,7 @@ pub struct PoolFacts {
     pub storage_overrides: Vec<String>,
 }
 
+/// The first key (in order) whose value differs between two maps, with where it is set.
 fn first_changed(
     a: &BTreeMap<String, Item<Value>>,
     b: &BTreeMap<String, Item<Value>>,
@@ -63,58 +64,17 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             invalid: true,
         })
         .collect();
-    let mut push = |message: String, src: Option<Src>| {
-        out.push(Refusal {
-            message,
-            src,
-            overridden: false,
-            invalid: false,
-        })
-    };
     if a.fips.value != b.fips.value {
         let src = b.fips.src.first().or(a.fips.src.first()).cloned();
-        push(
+        out.push(refused(
             format!(
                 "fips {} → {} cannot change on existing nodes",
                 a.fips.value, b.fips.value
             ),
             src,
-        );
+        ));
     }
-    if let Some((k, src)) = first_changed(&a.groups, &b.groups) {
-        push(
-            format!("passwd.groups change (group `{k}`) is not supported"),
-            src,
-        );
-    }
-    if first_changed(&a.users, &b.users).is_some() {
-        for (name, item) in &b.users {
-            let src = item.src.last().cloned();
-            if name != "core" {
-                push(
-                    format!("user `{name}` is not `core`; only the core user can be configured"),
-                    src,
-                );
-                continue;
-            }
-            let fields: Vec<&String> = item
-                .value
-                .as_object()
-                .map(|o| o.keys().collect())
-                .unwrap_or_default();
-            if let Some(f) = fields
-                .iter()
-                .find(|f| f.as_str() != "sshAuthorizedKeys" && f.as_str() != "passwordHash")
-            {
-                push(format!("core user field `{f}` cannot be changed (only sshAuthorizedKeys and passwordHash)"), src);
-            } else if fields.is_empty() {
-                push(
-                    "core user has neither sshAuthorizedKeys nor passwordHash".into(),
-                    src,
-                );
-            }
-        }
-    }
+    passwd(a, b, &mut out);
     let ka: Vec<&Value> = a.ignition_kargs.iter().map(|i| &i.value).collect();
     let kb: Vec<&Value> = b.ignition_kargs.iter().map(|i| &i.value).collect();
     if ka != kb {
@@ -123,23 +83,80 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             .first()
             .or(a.ignition_kargs.first())
             .and_then(|i| i.src.first().cloned());
-        push(
+        out.push(refused(
             "the Ignition kernelArguments section cannot change; use spec.kernelArguments".into(),
             src,
-        );
+        ));
     }
+    storage_paths(a, b, &mut out);
+    storage_sections(a, b, facts, &mut out);
+    os_stream(b, facts, &mut out);
+    out
+}
+
+/// A refusal of a change between two valid configurations, without an override.
+fn refused(message: String, src: Option<Src>) -> Refusal {
+    Refusal {
+        message,
+        src,
+        overridden: false,
+        invalid: false,
+    }
+}
+
+/// `passwd`: groups cannot change, and of the users only `core`'s SSH keys and password hash.
+fn passwd(a: &Rendered, b: &Rendered, out: &mut Vec<Refusal>) {
+    if let Some((k, src)) = first_changed(&a.groups, &b.groups) {
+        out.push(refused(
+            format!("passwd.groups change (group `{k}`) is not supported"),
+            src,
+        ));
+    }
+    if first_changed(&a.users, &b.users).is_none() {
+        return;
+    }
+    for (name, item) in &b.users {
+        let src = item.src.last().cloned();
+        if name != "core" {
+            out.push(refused(
+                format!("user `{name}` is not `core`; only the core user can be configured"),
+                src,
+            ));
+            continue;
+        }
+        let fields: Vec<&String> = item
+            .value
+            .as_object()
+            .map(|o| o.keys().collect())
+            .unwrap_or_default();
+        if let Some(f) = fields
+            .iter()
+            .find(|f| f.as_str() != "sshAuthorizedKeys" && f.as_str() != "passwordHash")
+        {
+            out.push(refused(format!("core user field `{f}` cannot be changed (only sshAuthorizedKeys and passwordHash)"), src));
+        } else if fields.is_empty() {
+            out.push(refused(
+                "core user has neither sshAuthorizedKeys nor passwordHash".into(),
+                src,
+            ));
+        }
+    }
+}
+
+/// `storage` directories, links and files: what the MCO cannot write onto an existing node.
+fn storage_paths(a: &Rendered, b: &Rendered, out: &mut Vec<Refusal>) {
     if let Some((k, src)) = first_changed(&a.directories, &b.directories) {
-        push(
+        out.push(refused(
             format!("storage.directories change (`{k}`) is not supported"),
             src,
-        );
+        ));
     }
     if !b.links.is_empty() {
         if let Some((k, src)) = first_changed(&a.links, &b.links) {
-            push(
+            out.push(refused(
                 format!("storage.links change (`{k}`) is not supported"),
                 src,
-            );
+            ));
         }
     }
     for (path, item) in &b.files {
@@ -150,18 +167,23 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
             .and_then(Value::as_array)
             .is_some_and(|x| !x.is_empty())
         {
-            push(
+            out.push(refused(
                 format!("file {path} uses `append`, which is not supported"),
                 src.clone(),
-            );
+            ));
         }
         if path == "/run/machine-config-daemon-force" {
-            push(
+            out.push(refused(
                 "a file at /run/machine-config-daemon-force is not allowed".into(),
                 src,
-            );
+            ));
         }
     }
+}
+
+/// Disks, file systems and RAID cannot change on existing nodes, unless the pool's
+/// `irreconcilableValidationOverrides` accepts it (for new nodes).
+fn storage_sections(a: &Rendered, b: &Rendered, facts: &PoolFacts, out: &mut Vec<Refusal>) {
     for (section, name) in [
         ("disks", "Disks"),
         ("filesystems", "FileSystems"),
@@ -177,42 +199,42 @@ pub fn refusals(a: &Rendered, b: &Rendered, facts: &PoolFacts) -> Vec<Refusal> {
         if let Some((_, src)) = first_changed(&pick(a), &pick(b)) {
             let overridden = facts.storage_overrides.iter().any(|o| o == name);
             out.push(Refusal {
-                message: format!(
-                    "the storage.{section} change cannot be applied to existing nodes"
-                ),
-                src,
                 overridden,
-                invalid: false,
+                ..refused(
+                    format!("the storage.{section} change cannot be applied to existing nodes"),
+                    src,
+                )
             });
         }
     }
+}
+
+/// What the pool's OS stream rules out: an `osImageURL` override, and runc where the stream
+/// lacks it.
+fn os_stream(b: &Rendered, facts: &PoolFacts, out: &mut Vec<Refusal>) {
     if let (Some((stream, stream_src)), Some(url)) = (&facts.stream, &b.os_image_url) {
-        out.push(Refusal {
-            message: format!(
+        out.push(refused(
+            format!(
                 "osImageURL override cannot be combined with the pool's osImageStream `{stream}`"
             ),
-            src: url.src.first().cloned().or(Some(stream_src.clone())),
-            overridden: false,
-            invalid: false,
-        });
+            url.src.first().cloned().or(Some(stream_src.clone())),
+        ));
     }
-    if let Some(stream) = facts
+    let Some(stream) = facts
         .os_stream
         .as_ref()
         .or(facts.stream.as_ref().map(|s| &s.0))
-    {
-        if crate::forecast::streams::lacks_runc(stream) {
-            if let Some(src) = runc_default(b) {
-                out.push(Refusal {
-                    message: format!("runc is not available on the {stream} OS stream; CRI-O's default_runtime resolves to runc"),
-                    src: Some(src),
-                    overridden: false,
-                    invalid: false,
-                });
-            }
+    else {
+        return;
+    };
+    if crate::forecast::streams::lacks_runc(stream) {
+        if let Some(src) = runc_default(b) {
+            out.push(refused(
+                format!("runc is not available on the {stream} OS stream; CRI-O's default_runtime resolves to runc"),
+                Some(src),
+            ));
         }
     }
-    out
 }
 
 /// The CRI-O drop-in that makes `runc` the default runtime (lexical order, last wins).

@@ -233,6 +233,16 @@ struct CheckArgs {
     /// for tests that compare the two.
     #[arg(long, hide = true)]
     render_every_root: bool,
+    /// Where Kustomize renders are cached between runs (default: `$XDG_CACHE_HOME/nodecast`, or
+    /// the platform's cache folder); safe to delete at any time.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Neither read nor write the cache: render every Kustomize root.
+    #[arg(long)]
+    no_cache: bool,
+    /// Evaluate everything, with no shortcut: no cache (the reference the cached run must equal).
+    #[arg(long)]
+    full: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -518,6 +528,13 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         program: args.kustomize.clone(),
         timeout: std::time::Duration::from_secs(args.render_timeout.max(1)),
         emulate_identity: !args.render_every_root,
+        cache_dir: if args.no_cache || args.full {
+            None
+        } else {
+            args.cache_dir
+                .clone()
+                .or_else(nodecast::kustomize::cache::default_dir)
+        },
     };
     for spec in &args.assume_nodes {
         let (pool, n) = spec

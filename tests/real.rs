@@ -1264,3 +1264,101 @@ fn only_roots_with_transformations_run_kustomize() {
         "only the annotated root renders: {calls}"
     );
 }
+
+/// The render cache never changes a result: for every repository case, a cold cache, a warm
+/// one, a cache written by another revision and a cache whose entries were all corrupted give
+/// byte-identical JSON to `--full` (no cache) — and a warm run starts no Kustomize at all when
+/// every render succeeded.
+#[test]
+fn the_render_cache_gives_the_same_report_as_a_full_run() {
+    if !require_kubectl("the_render_cache_gives_the_same_report_as_a_full_run") {
+        return;
+    }
+    let cases: Vec<String> = fixture::cases(&project_root().join("testdata/real"))
+        .iter()
+        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    assert!(cases.len() >= 8, "{cases:?}");
+    for case in cases {
+        let repo = repo(&case);
+        let cache = tempfile::tempdir().expect("cache");
+        let cache_arg = cache.path().to_string_lossy().into_owned();
+        let (bin, log) = logging_kubectl();
+        let kubectl = bin.path().join("kubectl").to_string_lossy().into_owned();
+        let args = [
+            "check",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--format",
+            "json",
+            "--now",
+            "2026-11-21T12:00:00Z",
+            "--kustomize",
+            &kubectl,
+        ];
+        let run = |extra: &[&str]| {
+            let all: Vec<&str> = args.iter().copied().chain(extra.iter().copied()).collect();
+            let r = nodecast(repo.path(), &all);
+            assert!(r.code == 0 || r.code == 1, "{case}: {}", r.stderr);
+            r.stdout
+        };
+        let calls = || {
+            std::fs::read_to_string(&log)
+                .map(|l| l.lines().count())
+                .unwrap_or(0)
+        };
+        let full = run(&["--full"]);
+        let rendered = calls();
+        // A cache written by another revision pair (head against itself) first.
+        let mut other: Vec<&str> = vec![
+            "check", "--base", "HEAD", "--head", "HEAD", "--format", "json",
+        ];
+        other.extend(["--kustomize", &kubectl, "--cache-dir", &cache_arg]);
+        let _ = nodecast(repo.path(), &other);
+        assert_eq!(
+            run(&["--cache-dir", &cache_arg]),
+            full,
+            "{case}: cache from another revision"
+        );
+        assert_eq!(
+            run(&["--cache-dir", &cache_arg]),
+            full,
+            "{case}: warm cache"
+        );
+        let before_warm = calls();
+        assert_eq!(
+            run(&["--cache-dir", &cache_arg]),
+            full,
+            "{case}: warm cache"
+        );
+        // Failed renders are never stored (a timeout or an interruption is no fact of the
+        // inputs): only the case whose base overlay does not render runs Kustomize again.
+        let failing = usize::from(case == "missing-resource");
+        assert_eq!(
+            calls() - before_warm,
+            failing,
+            "{case}: a warm run renders only what failed"
+        );
+        let entries: Vec<std::path::PathBuf> = std::fs::read_dir(cache.path().join("render"))
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        if failing == 0 {
+            assert_eq!(
+                entries.is_empty(),
+                rendered == 0,
+                "{case}: entries only for renders"
+            );
+        }
+        for e in &entries {
+            std::fs::write(e, b"not a render").expect("corrupt");
+        }
+        assert_eq!(
+            run(&["--cache-dir", &cache_arg]),
+            full,
+            "{case}: corrupted cache"
+        );
+        assert_eq!(run(&["--no-cache"]), full, "{case}: --no-cache");
+    }
+}

@@ -13,6 +13,7 @@
 //! `plan` reads each root's closure from the tree and `place` puts the rendered objects back
 //! into the repository's files.
 
+pub mod cache;
 mod candidates;
 pub mod codes;
 mod identity;
@@ -52,6 +53,9 @@ pub struct Settings {
     /// Take roots that only list plain files from the parsed files instead of running the
     /// renderer (off only in tests that compare the two).
     pub emulate_identity: bool,
+    /// The cache folder (`--cache-dir`, else the platform's cache folder); `None` renders every
+    /// root (`--no-cache`, `--full`).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -61,6 +65,7 @@ impl Default for Settings {
             program: None,
             timeout: Duration::from_secs(60),
             emulate_identity: true,
+            cache_dir: None,
         }
     }
 }
@@ -218,8 +223,13 @@ fn render_distinct(
         .filter_map(|f| f.parsed.text.as_ref())
         .map(|t| t.len() as u64)
         .sum();
+    let cache = settings
+        .cache_dir
+        .as_deref()
+        .and_then(|dir| cache::Cache::open(dir, renderer));
     let results = run_jobs(
         renderer,
+        cache.as_ref(),
         jobs,
         settings.timeout,
         MIN_TOTAL_OUTPUT.max(2 * read),
@@ -373,6 +383,7 @@ pub const MIN_TOTAL_OUTPUT: u64 = 32 * 1024 * 1024;
 /// outputs is held beyond the limit.
 fn run_jobs(
     renderer: &Renderer,
+    cache: Option<&cache::Cache>,
     jobs: BTreeMap<(String, [u8; 32]), &Plan>,
     timeout: Duration,
     limit: u64,
@@ -381,6 +392,7 @@ fn run_jobs(
     let jobs: Vec<((String, [u8; 32]), &Plan)> = jobs.into_iter().collect();
     let batch = rayon::current_num_threads().max(1);
     let mut kept: u64 = 0;
+    let mut wrote = false;
     let mut out = HashMap::with_capacity(jobs.len());
     for chunk in jobs.chunks(batch) {
         if kept > limit {
@@ -389,10 +401,22 @@ fn run_jobs(
             }
             continue;
         }
+        // A render the cache holds is taken from it; the rest run, and successes are stored.
         let done: Vec<Result<String, String>> = chunk
             .par_iter()
-            .map(|(_, p)| render_plan(renderer, p, timeout))
+            .map(|(_, p)| {
+                let key = cache.map(|c| c.key(&p.fingerprint));
+                if let Some(text) = cache.zip(key.as_deref()).and_then(|(c, k)| c.get(k)) {
+                    return Ok(text);
+                }
+                let result = render_plan(renderer, p, timeout);
+                if let (Some(c), Some(k), Ok(text)) = (cache, key.as_deref(), &result) {
+                    c.put(k, text);
+                }
+                result
+            })
             .collect();
+        wrote |= cache.is_some();
         for ((key, _), result) in chunk.iter().zip(done) {
             let result = match result {
                 Ok(text) if kept + text.len() as u64 > limit => {
@@ -407,6 +431,9 @@ fn run_jobs(
             };
             out.insert(key.clone(), result);
         }
+    }
+    if let (true, Some(c)) = (wrote, cache) {
+        c.evict(cache::MAX_BYTES);
     }
     out
 }

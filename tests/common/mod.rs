@@ -151,7 +151,12 @@ pub fn nodecast_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env_remove("COLUMNS")
         .env_remove("TERM")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1");
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        // The render cache of the test runs lives in the build folder, never in the user's home.
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        );
     for (k, v) in env {
         cmd.env(k, v);
     }

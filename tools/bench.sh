@@ -3,6 +3,14 @@
 # (reading all blobs from Git; read + parse only) and Python peers on the same files.
 #
 #   tools/bench.sh [small] [medium] [large]     (default: all three)
+#   tools/bench.sh kustomize-small kustomize-medium [kustomize-large]
+#
+# The kustomize-* sizes are fleets of Kustomize overlays (repogen --size kustomize-*): each pull
+# request branch (pr/overlay-patch, pr/shared-base, pr/component) is checked against main, the
+# overlay-patch one also in the single-overlay repository (repogen --single-overlay) for the
+# ratio "one-overlay change in the fleet / the same change alone", and three staged files are
+# checked twice (--staged: cold, then warm). KRUNS (default 3) runs per measure; the run that
+# records stage times and peak RSS comes first and is the warm-up.
 #
 # Environment: RUNS (repetitions, default 5; PEER_RUNS for the peers, default 3), SEED (default 1), BENCH_DIR (where repositories,
 # the peers' venv and results go; default target/bench), PEERS=0 to skip the Python peers,
@@ -18,8 +26,17 @@ SEED=${SEED:-1}
 BENCH_DIR=${BENCH_DIR:-$ROOT/target/bench}
 PEERS=${PEERS:-1}
 STAGED=${STAGED:-1}
-SIZES=("$@")
-[ ${#SIZES[@]} -eq 0 ] && SIZES=(small medium large)
+SIZES=()
+KSIZES=()
+for size in "$@"; do
+  case $size in
+    small | medium | large) SIZES+=("$size") ;;
+    kustomize-small | kustomize-medium | kustomize-large) KSIZES+=("$size") ;;
+    *) echo "bench.sh: unknown size $size (small, medium, large, kustomize-small, kustomize-medium, kustomize-large)" >&2; exit 2 ;;
+  esac
+done
+[ $# -eq 0 ] && SIZES=(small medium large)
+KRUNS=${KRUNS:-3}
 mkdir -p "$BENCH_DIR"
 for tool in hyperfine /usr/bin/time python3 git; do
   command -v "$tool" >/dev/null || { echo "bench.sh: $tool is missing" >&2; exit 2; }
@@ -32,7 +49,7 @@ NODECAST=$ROOT/target/release/nodecast
 FLOORS=$ROOT/target/release/examples/floors
 REPOGEN=$ROOT/target/release/repogen
 
-if [ "$PEERS" = 1 ]; then
+if [ "$PEERS" = 1 ] && [ ${#SIZES[@]} -gt 0 ]; then
   VENV=$BENCH_DIR/peers-venv
   if [ ! -x "$VENV/bin/kubernetes-validate" ]; then
     echo "== installing the peers into a throwaway venv ($VENV)" >&2
@@ -71,17 +88,17 @@ measure() { # name, then the command (run in the repository); PEER_RUNS for peer
 }
 
 RESULTS=$BENCH_DIR/results.md
-{
-  echo "Machine: $(nproc) cores, $(uname -m); runs per measure: $RUNS; seed $SEED; $(date -u +%F)"
+echo "Machine: $(nproc) cores, $(uname -m); runs per measure: $RUNS (kustomize sizes: $KRUNS); seed $SEED; $(date -u +%F)" >"$RESULTS"
+if [ ${#SIZES[@]} -gt 0 ]; then {
   echo
   echo "| size | clusters | files | documents | YAML MiB | check median wall (s) | user+sys (s) | peak RSS (MiB) | RSS / YAML bytes | documents/s | Git blob read floor (s) | read floor (s) | read+parse floor (s) | check / parse floor |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-} >"$RESULTS"
+} >>"$RESULTS"; fi
 PEER_ROWS=()
 STAGED_ROWS=()
 STAGE_ROWS=()
 
-for size in "${SIZES[@]}"; do
+for size in ${SIZES[@]+"${SIZES[@]}"}; do
   repo=$BENCH_DIR/repo-$size-$SEED
   if [ ! -f "$BENCH_DIR/repo-$size-$SEED.json" ]; then
     echo "== generating $size (seed $SEED)" >&2
@@ -157,6 +174,119 @@ done
     echo "| size | files staged | median wall (s) | user+sys (s) | peak RSS (MiB) |"
     echo "|---|---|---|---|---|"
     printf '%s\n' "${STAGED_ROWS[@]}"
+  fi
+} >>"$RESULTS"
+
+# --- Kustomize-heavy fleets: every root is an overlay Kustomize renders ---
+
+# One timed run: "wall user+sys peakMiB pools" (pools: forecast entries of the JSON report), and
+# the stage times (NODECAST_TIMINGS=1) into $BENCH_DIR/stages.txt. Run in the repository.
+timed() {
+  { NODECAST_TIMINGS=1 /usr/bin/time -f '%e %U %S %M' -o "$BENCH_DIR/time.txt" "$@" \
+    >"$BENCH_DIR/out.json" 2>"$BENCH_DIR/stderr.txt" || true; }
+  awk '/^nodecast timing:/ {printf "%s %.2f | ", $3, $4 / 1000}' "$BENCH_DIR/stderr.txt" >"$BENCH_DIR/stages.txt"
+  local pools
+  pools=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["forecast"]))' "$BENCH_DIR/out.json" 2>/dev/null || echo '?')
+  tail -n 1 "$BENCH_DIR/time.txt" | awk -v p="$pools" '{printf "%.2f %.2f %.0f %s\n", $1, $2 + $3, $4 / 1024, p}'
+}
+
+kmeasure() { # name, then the command (run in the repository): KRUNS runs, no warm-up;
+  # prints median wall, mean user+sys, fastest and slowest run (seconds)
+  local name=$1; shift
+  hyperfine --style none --warmup 0 --runs "$KRUNS" -i --export-json "$BENCH_DIR/$name.json" \
+    "$(printf '%q ' "$@")" >/dev/null 2>&1
+  python3 - "$BENCH_DIR/$name.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(f'{r["median"]:.4f} {r["user"] + r["system"]:.4f} {r["min"]:.4f} {r["max"]:.4f}')
+PY
+}
+
+K_ROWS=()
+K_STAGES=()
+K_STAGED=()
+for size in ${KSIZES[@]+"${KSIZES[@]}"}; do
+  repo=$BENCH_DIR/repo-$size-$SEED
+  single=$BENCH_DIR/repo-$size-$SEED-single
+  if [ ! -f "$repo.json" ] || [ ! -f "$single.json" ]; then
+    echo "== generating $size (seed $SEED) and its single-overlay repository" >&2
+    rm -rf "$repo" "$single"
+    "$REPOGEN" --size "$size" --seed "$SEED" --out "$repo" >"$repo.json"
+    "$REPOGEN" --size "$size" --seed "$SEED" --single-overlay --out "$single" >"$single.json"
+  fi
+  read -r overlays files docs < <(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["overlays"], s["files"], s["documents"])' "$repo.json")
+  cd "$repo"
+  git checkout -q main
+  git reset -q --hard main
+  echo "== $size: $overlays overlays, $files files, $docs documents" >&2
+  a_wall=
+  for pr in "(a) overlay-patch" "(b) shared-base" "(c) component"; do
+    label=${pr%% *}
+    pr=${pr#* }
+    reach=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reach"][sys.argv[2]])' "$repo.json" "pr/$pr")
+    echo "== $size: pr/$pr" >&2
+    # The recorded run first: it is also the warm-up of the measured runs.
+    read -r _ _ peak pools < <(timed "$NODECAST" check --base main --head "pr/$pr" --format json)
+    K_STAGES+=("| $size | $label pr/$pr | $(cat "$BENCH_DIR/stages.txt")")
+    read -r wall cpu lo hi < <(kmeasure "k-$size-$pr" "$NODECAST" check --base main --head "pr/$pr" --format json)
+    [ "$pr" = overlay-patch ] && a_wall=$wall
+    K_ROWS+=("$(printf '| %s | %s pr/%s | %s of %s | %s | %.2f | %.2f–%.2f | %.2f | %s | |' "$size" "$label" "$pr" "$reach" "$overlays" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak")")
+  done
+  echo "== $size: single-overlay repository, pr/overlay-patch" >&2
+  cd "$single"
+  git checkout -q main
+  read -r _ _ peak pools < <(timed "$NODECAST" check --base main --head pr/overlay-patch --format json)
+  K_STAGES+=("| $size | pr/overlay-patch, single overlay | $(cat "$BENCH_DIR/stages.txt")")
+  read -r wall cpu lo hi < <(kmeasure "k-$size-single" "$NODECAST" check --base main --head pr/overlay-patch --format json)
+  ratio=$(python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.1f}x")' "$a_wall" "$wall")
+  K_ROWS+=("$(printf '| %s | (a) pr/overlay-patch, single-overlay repository | 1 of 1 | %s | %.2f | %.2f–%.2f | %.2f | %s | (a) in the fleet / here: **%s** |' "$size" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak" "$ratio")")
+  if [ "$STAGED" = 1 ]; then
+    echo "== $size: pre-commit (--staged, 3 files changed): cold, then warm" >&2
+    cd "$repo"
+    # Three overlays' workers patches spread over the fleet (first, middle, last): replicas.
+    mapfile -t victims < <(git ls-files -- 'clusters/hosted/*/nodepool-workers.yaml' |
+      awk '{l[NR] = $0} END {print l[1]; print l[int((NR + 1) / 2)]; print l[NR]}')
+    for f in "${victims[@]}"; do sed -i 's/^  replicas: \([0-9]*\)$/  replicas: 1\1/' "$f"; done
+    git add -- "${victims[@]}"
+    # Cold: an empty cache folder (nodecast keeps nothing between runs today; a cache it keeps
+    # later must start empty here). Warm: the second run, same folder.
+    cache=$BENCH_DIR/cache-$size
+    rm -rf "$cache"
+    mkdir -p "$cache"
+    read -r cw ccpu cpeak cpools < <(XDG_CACHE_HOME=$cache timed "$NODECAST" check --staged --format json)
+    read -r ww wcpu wpeak _ < <(XDG_CACHE_HOME=$cache timed "$NODECAST" check --staged --format json)
+    K_STAGES+=("| $size | --staged, warm | $(cat "$BENCH_DIR/stages.txt")")
+    git reset -q --hard main
+    rm -rf "$cache"
+    K_STAGED+=("| $size | ${#victims[@]} | $cpools | $cw | $ccpu | $cpeak | $ww | $wcpu | $wpeak |")
+  fi
+  cd "$ROOT"
+done
+
+{
+  if [ ${#K_ROWS[@]} -gt 0 ]; then
+    echo
+    echo "Kustomize-heavy fleets: \`nodecast check --base main --head BRANCH --format json\` (median wall, fastest and slowest run, mean user+sys of $KRUNS runs; peak RSS and pools of the recorded run):"
+    echo
+    echo "| size | pull request | overlays it changes | pools forecast | median wall (s) | fastest–slowest (s) | user+sys (s) | peak RSS (MiB) | ratio (median wall) |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${K_ROWS[@]}"
+  fi
+  if [ ${#K_STAGED[@]} -gt 0 ]; then
+    echo
+    echo "Kustomize-heavy fleets, pre-commit case: \`nodecast check --staged --format json\` with three overlay patches staged, one run each:"
+    echo
+    echo "| size | files staged | pools forecast | cold wall (s) | cold user+sys (s) | cold peak RSS (MiB) | warm wall (s) | warm user+sys (s) | warm peak RSS (MiB) |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${K_STAGED[@]}"
+  fi
+  if [ ${#K_STAGES[@]} -gt 0 ]; then
+    echo
+    echo "Kustomize-heavy fleets, stage times of the recorded run (seconds, wall; NODECAST_TIMINGS=1):"
+    echo
+    echo "| size | case | stages |"
+    echo "|---|---|---|"
+    printf '%s\n' "${K_STAGES[@]}"
   fi
 } >>"$RESULTS"
 cat "$RESULTS"

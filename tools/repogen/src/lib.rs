@@ -1,10 +1,14 @@
 //! repogen: a deterministic, seeded GitOps repository of OpenShift manifests with Git history,
 //! so nodecast's benchmarks measure realistic data that anyone can regenerate byte for byte.
 //!
-//! Commit 1 holds the fleet (hosted clusters with NodePools and config ConfigMaps, standalone
-//! clusters with pools, MachineConfigs and cluster configuration, kustomizations and
-//! non-Kubernetes YAML); commit 2 changes about 2% of the documents the way pull requests do.
+//! Two shapes. The plain fleet (`--size small|medium|large`): commit 1 holds the fleet (hosted
+//! clusters with NodePools and config ConfigMaps, standalone clusters with pools, MachineConfigs
+//! and cluster configuration, kustomizations that only list files, and non-Kubernetes YAML);
+//! commit 2 changes about 2% of the documents the way pull requests do. The Kustomize fleet
+//! (`--size kustomize-small|kustomize-medium|kustomize-large`, [`kustomize`]): every cluster is
+//! an overlay of shared bases and components, and three pull requests are branches.
 
+pub mod kustomize;
 pub mod model;
 pub mod render;
 pub mod rng;
@@ -39,6 +43,24 @@ impl Size {
     }
 }
 
+/// How the repository is laid out: the benchmarks compare the cost of plain files with the cost
+/// of overlays Kustomize must render.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Cluster folders whose kustomizations only list files (nothing to render).
+    Plain,
+    /// Overlays of shared bases with patches, components and generators ([`kustomize`]).
+    Kustomize,
+}
+
+/// Parses a `--size` value: `small|medium|large` (plain) or `kustomize-small|medium|large`.
+pub fn parse_size(s: &str) -> Option<(Shape, Size)> {
+    match s.strip_prefix("kustomize-") {
+        Some(rest) => Size::parse(rest).map(|size| (Shape::Kustomize, size)),
+        None => Size::parse(s).map(|size| (Shape::Plain, size)),
+    }
+}
+
 /// What was written, for throughput figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -52,16 +74,34 @@ pub struct Stats {
     pub bytes: usize,
     /// Changes the second commit made.
     pub changes: usize,
-    /// Files the second commit changed.
+    /// Files the second commit changed (Kustomize shape: the pull request branches together).
     pub changed_files: usize,
+    /// Kustomize overlays (roots Kustomize renders; 0 for the plain shape, whose roots only
+    /// list files).
+    pub overlays: usize,
+    /// Kustomize shape: each pull request branch with the number of overlays whose render it
+    /// changes.
+    pub reach: Vec<(String, usize)>,
 }
 
 impl Stats {
     /// One-line JSON for scripts.
     pub fn to_json(&self) -> String {
+        let reach: Vec<String> = self
+            .reach
+            .iter()
+            .map(|(branch, n)| format!("\"{branch}\":{n}"))
+            .collect();
         format!(
-            "{{\"clusters\":{},\"files\":{},\"documents\":{},\"bytes\":{},\"changes\":{},\"changed_files\":{}}}",
-            self.clusters, self.files, self.documents, self.bytes, self.changes, self.changed_files
+            "{{\"clusters\":{},\"files\":{},\"documents\":{},\"bytes\":{},\"changes\":{},\"changed_files\":{},\"overlays\":{},\"reach\":{{{}}}}}",
+            self.clusters,
+            self.files,
+            self.documents,
+            self.bytes,
+            self.changes,
+            self.changed_files,
+            self.overlays,
+            reach.join(",")
         )
     }
 }
@@ -104,8 +144,8 @@ pub fn files(fleet: &[Cluster]) -> BTreeMap<String, (String, usize)> {
         .collect()
 }
 
-/// Writes the repository at `out` (created; must not exist or be empty) with two commits.
-pub fn generate(size: Size, seed: u64, out: &Path) -> Result<Stats, String> {
+/// Creates `out`, which must not exist or be empty.
+fn prepare(out: &Path) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     if std::fs::read_dir(out)
         .map_err(|e| e.to_string())?
@@ -114,6 +154,12 @@ pub fn generate(size: Size, seed: u64, out: &Path) -> Result<Stats, String> {
     {
         return Err(format!("{} is not empty", out.display()));
     }
+    Ok(())
+}
+
+/// Writes the repository at `out` (created; must not exist or be empty) with two commits.
+pub fn generate(size: Size, seed: u64, out: &Path) -> Result<Stats, String> {
+    prepare(out)?;
     let mut fleet = fleet(size, seed);
     let before = files(&fleet);
     write_all(out, &before, None)?;
@@ -146,6 +192,60 @@ pub fn generate(size: Size, seed: u64, out: &Path) -> Result<Stats, String> {
         bytes: after.values().map(|(t, _)| t.len()).sum(),
         changes,
         changed_files,
+        overlays: 0,
+        reach: Vec::new(),
+    })
+}
+
+/// Writes the Kustomize fleet at `out` (created; must not exist or be empty): `main` with one
+/// commit, and one branch per pull request ([`kustomize::PullRequest::ALL`]; the single-overlay
+/// variant has the overlay-patch branch only). `main` stays checked out.
+pub fn generate_kustomize(
+    size: Size,
+    seed: u64,
+    variant: kustomize::Variant,
+    out: &Path,
+) -> Result<Stats, String> {
+    prepare(out)?;
+    let fleet = kustomize::fleet(size, seed);
+    let before = kustomize::files(&fleet, variant);
+    write_all(out, &before, None)?;
+    git(out, &["init", "-q", "-b", "main"])?;
+    commit(out, "fleet: initial import", 0)?;
+    let prs: &[kustomize::PullRequest] = match variant {
+        kustomize::Variant::Fleet => &kustomize::PullRequest::ALL,
+        kustomize::Variant::SingleOverlay => &[kustomize::PullRequest::OverlayPatch],
+    };
+    let mut changed_files = 0;
+    let mut reach = Vec::new();
+    for pr in prs {
+        let overlays = match variant {
+            kustomize::Variant::Fleet => pr.reach(&fleet).len(),
+            kustomize::Variant::SingleOverlay => 1,
+        };
+        reach.push((pr.branch().to_string(), overlays));
+        let mut changed = fleet.clone();
+        pr.apply(&mut changed);
+        let after = kustomize::files(&changed, variant);
+        git(out, &["checkout", "-q", "-b", pr.branch()])?;
+        changed_files += write_all(out, &after, Some(&before))?;
+        commit(out, pr.message(), 1)?;
+        git(out, &["checkout", "-q", "main"])?;
+    }
+    git(out, &["gc", "-q"])?;
+    let overlays = before
+        .keys()
+        .filter(|p| p.starts_with("clusters/") && p.ends_with("/kustomization.yaml"))
+        .count();
+    Ok(Stats {
+        clusters: overlays,
+        files: before.len(),
+        documents: before.values().map(|(_, d)| d).sum(),
+        bytes: before.values().map(|(t, _)| t.len()).sum(),
+        changes: prs.len(),
+        changed_files,
+        overlays,
+        reach,
     })
 }
 

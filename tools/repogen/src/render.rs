@@ -21,7 +21,7 @@ pub struct File {
     pub docs: usize,
 }
 
-fn file(path: String, docs: Vec<String>) -> File {
+pub(crate) fn file(path: String, docs: Vec<String>) -> File {
     let n = docs.len();
     File {
         path,
@@ -30,7 +30,7 @@ fn file(path: String, docs: Vec<String>) -> File {
     }
 }
 
-fn release_image(i: usize) -> String {
+pub(crate) fn release_image(i: usize) -> String {
     format!(
         "quay.io/openshift-release-dev/ocp-release:{}-x86_64",
         RELEASES[i]
@@ -126,7 +126,7 @@ fn hosted(h: &Hosted) -> Vec<File> {
     files
 }
 
-fn platform_block(h: &Hosted, indent: &str) -> String {
+pub(crate) fn platform_block(h: &Hosted, indent: &str) -> String {
     let i = indent;
     match h.platform {
         Platform::Aws => format!(
@@ -251,7 +251,7 @@ fn node_pool(h: &Hosted, p: &HostedPool) -> String {
 }
 
 /// Indents every line of `text` by `n` spaces (for a block scalar).
-fn indent(text: &str, n: usize) -> String {
+pub(crate) fn indent(text: &str, n: usize) -> String {
     let pad = " ".repeat(n);
     text.lines()
         .map(|l| {
@@ -294,7 +294,7 @@ fn config_map(h: &Hosted, p: &HostedPool) -> String {
     )
 }
 
-fn hosted_mc(h: &Hosted, p: &HostedPool) -> String {
+pub(crate) fn hosted_mc(h: &Hosted, p: &HostedPool) -> String {
     let f = McFile {
         path: format!("/etc/sysctl.d/99-{}.conf", p.name),
         encoding: Encoding::Base64,
@@ -327,7 +327,7 @@ fn contents(f: &McFile) -> String {
     s
 }
 
-fn ignition_file(f: &McFile, ind: &str) -> String {
+pub(crate) fn ignition_file(f: &McFile, ind: &str) -> String {
     let text = contents(f);
     let b64 = base64::engine::general_purpose::STANDARD;
     let (source, compression) = match f.encoding {
@@ -361,7 +361,7 @@ fn ignition_file(f: &McFile, ind: &str) -> String {
     )
 }
 
-fn machine_config(mc: &MachineConfig) -> String {
+pub(crate) fn machine_config(mc: &MachineConfig) -> String {
     let mut s = format!(
         "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {}\n  labels:\n    machineconfiguration.openshift.io/role: {}\n",
         mc.name, mc.role

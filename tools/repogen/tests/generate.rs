@@ -71,3 +71,157 @@ fn medium_fleet_has_about_ten_thousand_documents_of_both_cluster_kinds() {
     assert!(files.keys().any(|p| p.ends_with("kustomization.yaml")));
     assert!(files.keys().any(|p| p.ends_with("values.yaml")));
 }
+
+#[test]
+fn kustomize_sizes_parse_and_plain_sizes_keep_their_names() {
+    use repogen::{parse_size, Shape, Size};
+    assert_eq!(parse_size("small"), Some((Shape::Plain, Size::Small)));
+    assert_eq!(
+        parse_size("kustomize-medium"),
+        Some((Shape::Kustomize, Size::Medium))
+    );
+    assert_eq!(parse_size("kustomize-"), None);
+    assert_eq!(parse_size("huge"), None);
+}
+
+#[test]
+fn kustomize_fleet_is_deterministic_with_one_branch_per_pull_request() {
+    use repogen::kustomize::{PullRequest, Variant};
+    let (a, b) = (
+        tempfile::tempdir().expect("tmp"),
+        tempfile::tempdir().expect("tmp"),
+    );
+    let size = repogen::Size::Small;
+    let sa = repogen::generate_kustomize(size, 1, Variant::Fleet, a.path()).expect("generate");
+    let sb = repogen::generate_kustomize(size, 1, Variant::Fleet, b.path()).expect("generate");
+    assert_eq!(sa, sb);
+    assert_eq!((sa.clusters, sa.overlays, sa.changes), (12, 12, 3));
+    let refs = |d: &Path| {
+        git(
+            d,
+            &[
+                "rev-parse",
+                "main",
+                "pr/overlay-patch",
+                "pr/shared-base",
+                "pr/component",
+            ],
+        )
+    };
+    assert_eq!(refs(a.path()), refs(b.path()));
+    assert_eq!(
+        git(a.path(), &["symbolic-ref", "--short", "HEAD"]).trim(),
+        "main"
+    );
+    assert_eq!(git(a.path(), &["status", "--porcelain"]), "");
+    // Each pull request is one commit on main changing one file: the overlay's patch, the shared
+    // base's MachineConfig, the component's MachineConfig.
+    let expected = [
+        (
+            PullRequest::OverlayPatch,
+            "clusters/hosted/us-east-1/hc-00000/nodepool-workers.yaml",
+        ),
+        (
+            PullRequest::SharedBase,
+            "bases/hosted/common/machineconfig-base.yaml",
+        ),
+        (
+            PullRequest::Component,
+            "components/hosted/audit-logging/machineconfig-audit.yaml",
+        ),
+    ];
+    for (pr, file) in expected {
+        let range = format!("main..{}", pr.branch());
+        assert_eq!(git(a.path(), &["rev-list", "--count", &range]).trim(), "1");
+        let diff = format!("main...{}", pr.branch());
+        assert_eq!(
+            git(a.path(), &["diff", "--name-only", &diff]).trim(),
+            file,
+            "{pr:?}"
+        );
+    }
+    assert_eq!(
+        sa.reach,
+        vec![
+            ("pr/overlay-patch".to_string(), 1),
+            ("pr/shared-base".to_string(), 8),
+            ("pr/component".to_string(), 2),
+        ]
+    );
+}
+
+#[test]
+fn single_overlay_repository_holds_that_overlay_and_what_it_needs() {
+    use repogen::kustomize::Variant;
+    let dir = tempfile::tempdir().expect("tmp");
+    let s =
+        repogen::generate_kustomize(repogen::Size::Small, 1, Variant::SingleOverlay, dir.path())
+            .expect("generate");
+    assert_eq!((s.overlays, s.changes), (1, 1));
+    let files = git(dir.path(), &["ls-files"]);
+    let kustomizations: Vec<&str> = files
+        .lines()
+        .filter(|l| l.ends_with("kustomization.yaml"))
+        .collect();
+    assert_eq!(
+        kustomizations,
+        vec![
+            "bases/hosted/common/kustomization.yaml",
+            "bases/hosted/kubevirt/kustomization.yaml",
+            "clusters/hosted/us-east-1/hc-00000/kustomization.yaml",
+            "components/hosted/audit-logging/kustomization.yaml",
+        ]
+    );
+    // The same change as in the fleet, byte for byte.
+    let fleet = tempfile::tempdir().expect("tmp");
+    repogen::generate_kustomize(repogen::Size::Small, 1, Variant::Fleet, fleet.path())
+        .expect("generate");
+    let patch = |d: &Path| git(d, &["diff", "main...pr/overlay-patch"]);
+    assert_eq!(patch(dir.path()), patch(fleet.path()));
+}
+
+#[test]
+fn kustomize_medium_has_every_platform_component_and_cluster_kind() {
+    use repogen::kustomize::{self, Component, Variant};
+    use repogen::model::{Cluster, Platform};
+    let fleet = kustomize::fleet(repogen::Size::Medium, 1);
+    assert_eq!(fleet.overlays.len(), 120);
+    for p in [
+        Platform::Aws,
+        Platform::Azure,
+        Platform::KubeVirt,
+        Platform::Agent,
+    ] {
+        assert!(
+            fleet
+                .overlays
+                .iter()
+                .any(|o| matches!(&o.cluster, Cluster::Hosted(h) if h.platform == p)),
+            "no {p:?} cluster"
+        );
+    }
+    for c in [
+        Component::InPlaceUpgrades,
+        Component::NodeTuning,
+        Component::AuditLogging,
+        Component::Kdump,
+    ] {
+        let n = fleet.overlays.iter().filter(|o| o.uses(c)).count();
+        assert!(n > 0 && n < 120, "{c:?} used by {n} overlays");
+    }
+    let files = kustomize::files(&fleet, Variant::Fleet);
+    let text = |needle: &str| files.values().filter(|(t, _)| t.contains(needle)).count();
+    for needle in [
+        "kind: Component\n",
+        "configMapGenerator:\n",
+        "secretGenerator:\n",
+        "namePrefix: ",
+        "namespace: clusters\n",
+        "labels:\n- pairs:\n",
+        "- op: replace\n",
+        "kind: MachineConfigPool\n",
+        "kind: Tuned\n",
+    ] {
+        assert!(text(needle) > 0, "no {needle:?}");
+    }
+}

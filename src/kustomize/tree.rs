@@ -1,6 +1,8 @@
 //! Reads any file of one side (not only manifests) so a render sees what Kustomize would see.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
@@ -13,11 +15,17 @@ pub enum Tree {
         repo: PathBuf,
         /// The root tree.
         tree: Oid,
+        /// Repositories opened for reads, reused.
+        pool: Pool,
     },
     /// The Git index of a repository.
     Index {
         /// Any path inside the repository.
         repo: PathBuf,
+        /// Repositories opened for reads, reused.
+        pool: Pool,
+        /// The index's stage-0 entries (read once, on first use): path → blob.
+        entries: Arc<OnceLock<HashMap<Vec<u8>, Oid>>>,
     },
     /// A folder on disk (a working tree or a plain directory).
     Disk {
@@ -37,8 +45,8 @@ impl Tree {
     /// Every regular file below `dir` ("" = everything), as (repository-relative path, bytes).
     pub fn files_under(&self, dir: &str) -> Vec<(String, Vec<u8>)> {
         match self {
-            Tree::Git { repo, tree } => git_files(repo, *tree, dir).unwrap_or_default(),
-            Tree::Index { repo } => index_files(repo, dir).unwrap_or_default(),
+            Tree::Git { repo, tree, .. } => git_files(repo, *tree, dir).unwrap_or_default(),
+            Tree::Index { repo, .. } => index_files(repo, dir).unwrap_or_default(),
             Tree::Disk { root } => disk_files(root, dir),
             Tree::Empty => Vec::new(),
         }
@@ -47,8 +55,7 @@ impl Tree {
     /// One file's bytes, when it exists and is a regular file.
     pub fn read(&self, path: &str) -> Option<Vec<u8>> {
         match self {
-            Tree::Git { repo, tree } => {
-                let repo = Repository::discover(repo).ok()?;
+            Tree::Git { repo, tree, pool } => pool.with(repo, |repo| {
                 let tree = repo.find_tree(*tree).ok()?;
                 let entry = tree.get_path(Path::new(path)).ok()?;
                 if entry.kind() != Some(ObjectType::Blob) || entry.filemode() & 0o170000 != 0o100000
@@ -57,14 +64,16 @@ impl Tree {
                 }
                 let blob = repo.find_blob(entry.id()).ok()?;
                 Some(blob.content().to_vec())
-            }
-            Tree::Index { repo } => {
-                let repo = Repository::discover(repo).ok()?;
-                let index = repo.index().ok()?;
-                let entry = index.get_path(Path::new(path), 0)?;
-                let blob = repo.find_blob(entry.id).ok()?;
+            }),
+            Tree::Index {
+                repo,
+                pool,
+                entries,
+            } => pool.with(repo, |r| {
+                let entries = entries.get_or_init(|| stage0(r));
+                let blob = r.find_blob(*entries.get(path.as_bytes())?).ok()?;
                 Some(blob.content().to_vec())
-            }
+            }),
             Tree::Disk { root } => {
                 let full = root.join(path);
                 let meta = std::fs::symlink_metadata(&full).ok()?;
@@ -75,6 +84,46 @@ impl Tree {
             Tree::Empty => None,
         }
     }
+}
+
+/// Repositories opened for one side's reads and given back after each: a render plan reads
+/// hundreds of files, and opening the repository for each one cost seconds on a large fleet.
+/// Scoped to one run (a `Tree`), so a later run never sees an older index.
+#[derive(Clone, Default)]
+pub struct Pool(Arc<Mutex<Vec<Repository>>>);
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pool")
+    }
+}
+
+impl Pool {
+    /// Runs `f` on an open repository for `path` (a pooled one, else newly opened).
+    fn with<T>(&self, path: &Path, f: impl FnOnce(&Repository) -> Option<T>) -> Option<T> {
+        let pooled = self.0.lock().ok().and_then(|mut p| p.pop());
+        let repo = match pooled {
+            Some(r) => r,
+            None => Repository::discover(path).ok()?,
+        };
+        let out = f(&repo);
+        if let Ok(mut p) = self.0.lock() {
+            p.push(repo);
+        }
+        out
+    }
+}
+
+/// The stage-0 entries of the repository's index (conflicted paths have none).
+fn stage0(repo: &Repository) -> HashMap<Vec<u8>, Oid> {
+    let Ok(index) = repo.index() else {
+        return HashMap::new();
+    };
+    index
+        .iter()
+        .filter(|e| (e.flags >> 12) & 0x3 == 0)
+        .map(|e| (e.path, e.id))
+        .collect()
 }
 
 fn under(path: &str, dir: &str) -> bool {
@@ -194,12 +243,15 @@ pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest
                     Some(tree) => Tree::Git {
                         repo: req.path.clone(),
                         tree,
+                        pool: Pool::default(),
                     },
                     None => Tree::Empty,
                 }
             }
             SourceKind::Index => Tree::Index {
                 repo: req.path.clone(),
+                pool: Pool::default(),
+                entries: Arc::default(),
             },
             SourceKind::Worktree => Tree::Disk {
                 root: loaded.root.clone(),

@@ -414,6 +414,9 @@ fn diagnostic(
     if !exact {
         d = d.note(format!("`{}` is absent; shown at its parent", f.field));
     }
+    if let (Some(to), true, true) = (&f.rename, exact, f.at_key) {
+        d = d.fix(crate::diagnostic::Fix::rename(span, to));
+    }
     if f.blocks_rules {
         d = d.note(
             "the API server checks the CRD's CEL rules only once this is fixed, and so does nodecast",

@@ -151,13 +151,17 @@ impl Options {
 
 /// What a long-lived caller (the language server) keeps from one check to the next of the same
 /// repository, so a keystroke redoes what changed, not everything: the files read (a commit's by
-/// tree, the working tree's by size and time), the parse of every content (by blob id) and the
-/// base revision's own findings (while the base, the settings and the minute
-/// stay the same). Reused results are what computing them again gives; the outcome is the same.
+/// tree, the working tree's by size and time), the parse of every content (by blob id), the
+/// objects each Kustomize render placed (by root and inputs), each unchanged document's schema
+/// validation, and the base revision's own findings (while the base,
+/// the settings and the minute stay the same). Reused results are what computing them again
+/// gives; the outcome is the same.
 #[derive(Default)]
 pub struct Reuse {
     sources: source::Kept,
     parses: parse::Parses,
+    renders: crate::kustomize::Kept,
+    validation: crate::validate::Kept,
     base_findings: Option<(String, jiff::Timestamp, Vec<Diagnostic>)>,
 }
 
@@ -166,6 +170,8 @@ impl Reuse {
     pub fn keeping() -> Self {
         Reuse {
             sources: source::Kept::keeping(),
+            renders: crate::kustomize::Kept::keeping(),
+            validation: crate::validate::Kept::keeping(),
             ..Reuse::default()
         }
     }
@@ -191,7 +197,12 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     crate::classify::assign(&mut files);
     clock.lap("parse");
     let trees = crate::kustomize::tree::trees(&loaded, &options.compare);
-    let rendered = crate::kustomize::render(&files, (&trees.0, &trees.1), &options.kustomize);
+    let rendered = crate::kustomize::render_reusing(
+        &files,
+        (&trees.0, &trees.1),
+        &options.kustomize,
+        &mut reuse.renders,
+    );
     clock.lap("render");
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
@@ -217,6 +228,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             diff: &diff,
         },
         rendered.diagnostics.clone(),
+        &mut reuse.validation,
     )?;
     clock.lap("forecast+validate+rules");
     let trailer_acks = if options.triage.require_ack {
@@ -363,6 +375,7 @@ fn evaluate(
     options: &Options,
     pair: Pair<'_>,
     rendered: Vec<Diagnostic>,
+    validation: &mut crate::validate::Kept,
 ) -> Result<Evaluation, Fatal> {
     let input = forecast::Input {
         base: pair.base,
@@ -383,7 +396,15 @@ fn evaluate(
                 modelled.diagnostics,
             )
         },
-        || crate::validate::run(pair.base, pair.head, pair.head_files, &options.validation),
+        || {
+            crate::validate::run_reusing(
+                pair.base,
+                pair.head,
+                pair.head_files,
+                &options.validation,
+                validation,
+            )
+        },
     );
     let validation = validation?;
     diagnostics.extend(rendered);
@@ -429,6 +450,8 @@ fn lint_alone(
             diff: &diff,
         },
         rendered.to_vec(),
+        // The base revision alone is validated against no base: nothing to reuse from the head's.
+        &mut crate::validate::Kept::default(),
     )?;
     let sides = ParsedSides {
         base: Vec::new(),

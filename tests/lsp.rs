@@ -615,3 +615,238 @@ fn kustomize_renders_read_the_unsaved_buffers() {
     assert_eq!(client.shut_down(), 0);
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
 }
+
+#[test]
+fn suggested_names_and_suppression_edits_are_offered_for_new_files_and_the_configuration() {
+    let repo = cluster_repo();
+    repo.write(".nodecast.yaml", "fail-on: error\n");
+    repo.commit("configuration");
+    let mut client = Client::start(repo.path());
+    client.initialize(repo.path(), options(), json!({}));
+
+    // A file that exists only in the editor, with a suppression naming one code too many.
+    let mc = uri(repo.path(), "machineconfig.yaml");
+    client.open(
+        &mc,
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfg # nodecast: ignore[Y002, K005] a typo on purpose\nmetadata:\n  name: 99-test\n",
+    );
+    let found = client.diagnostics(&mc, 1);
+    assert_eq!(
+        found
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|d| (d["code"].clone(), d["range"].clone()))
+            .collect::<Vec<_>>(),
+        [(json!("C104"), range((1, 19), (1, 67)))]
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": mc}, "range": range((1, 30), (1, 30)), "context": {"diagnostics": []}}),
+    );
+    assert_eq!(
+        actions["result"][0]["title"],
+        "Remove `Y002` from the suppression"
+    );
+    assert_eq!(
+        actions["result"][0]["edit"]["changes"][&mc],
+        json!([{"range": range((1, 19), (1, 67)), "newText": "# nodecast: ignore[K005] a typo on purpose"}])
+    );
+    assert_eq!(actions["result"].as_array().map(Vec::len), Some(1));
+
+    // Without the suppression: the unknown kind, and the kind it most likely means.
+    client.change(&mc, 2, (1, 18), (1, 67), "");
+    let found = client.diagnostics(&mc, 2);
+    assert_eq!(found[0]["code"], "K005", "{found}");
+    assert_eq!(found[0]["range"], range((1, 6), (1, 18)));
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": mc}, "range": range((1, 8), (1, 8)), "context": {"diagnostics": []}}),
+    );
+    assert_eq!(actions["result"][0]["title"], "Use `MachineConfig`");
+    assert_eq!(actions["result"][0]["isPreferred"], true);
+    assert_eq!(
+        actions["result"][0]["edit"]["changes"][&mc],
+        json!([{"range": range((1, 6), (1, 18)), "newText": "MachineConfig"}])
+    );
+
+    // The configuration file's buffer is what the check reads: a misspelt key, and its fix.
+    let config = uri(repo.path(), ".nodecast.yaml");
+    client.open(&config, "fail-on: error\n");
+    client.change(&config, 2, (0, 4), (0, 5), "_");
+    let found = client.diagnostics(&config, 2);
+    assert_eq!(
+        found,
+        json!([{
+            "range": range((0, 0), (0, 7)),
+            "severity": 1,
+            "code": "C101",
+            "codeDescription": {"href": format!("{RULE}/C101.md")},
+            "source": "nodecast",
+            "message": "unknown configuration key `fail_on` is ignored\ndid you mean `fail-on`?",
+        }])
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": config}, "range": range((0, 2), (0, 2)), "context": {"diagnostics": []}}),
+    );
+    assert_eq!(
+        actions["result"],
+        json!([{
+            "title": "Use `fail-on`",
+            "kind": "quickfix",
+            "diagnostics": found,
+            "edit": {"changes": {config.clone(): [{"range": range((0, 0), (0, 7)), "newText": "fail-on"}]}},
+            "isPreferred": true,
+        }])
+    );
+    assert_eq!(client.shut_down(), 0);
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+/// Runs each state (buffers laid over the working tree of `dir`, compared with `base`) twice:
+/// with what the earlier states' checks kept, and fresh; the JSON reports must be equal.
+fn reused_equals_fresh(
+    dir: &Path,
+    base: &str,
+    states: Vec<Vec<(String, String)>>,
+    disk: Option<(String, String)>,
+) {
+    use nodecast::check::{self, Options, Reuse};
+    use nodecast::source::CompareRequest;
+    let mut reuse = Reuse::keeping();
+    let json = |o: &check::Outcome| nodecast::report::json::render(o).expect("json");
+    for (n, state) in states.into_iter().enumerate() {
+        let overlay: nodecast::source::Overlay = std::sync::Arc::new(
+            state
+                .iter()
+                .map(|(p, t)| (p.clone(), std::sync::Arc::from(t.as_bytes())))
+                .collect(),
+        );
+        let mut options = Options::new(
+            CompareRequest {
+                path: dir.to_path_buf(),
+                base: Some(base.into()),
+                max_file_size: 10 * 1024 * 1024,
+                overlay,
+                ..CompareRequest::default()
+            },
+            NOW.parse().expect("time"),
+        );
+        options.now_given = true;
+        options.report_all = n % 2 == 1;
+        options.kustomize.cache_dir = Some(concat!(env!("CARGO_TARGET_TMPDIR"), "/cache").into());
+        let reused = check::run_reusing(&options, &mut reuse).expect("check");
+        let fresh = check::run(&options).expect("check");
+        assert_eq!(json(&reused), json(&fresh), "state {n}");
+        // A change on disk (the editor saved): read again, not taken from what was kept.
+        if let (2, Some((path, text))) = (n, &disk) {
+            std::fs::write(dir.join(path), text).expect("write");
+        }
+    }
+}
+
+/// The first `.yaml` file below `dir` whose text holds `needle`, relative to `dir`.
+fn first_holding(dir: &Path, needle: &str) -> String {
+    let mut found: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+        .filter(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(needle)))
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(dir).ok()?;
+            Some(rel.to_string_lossy().replace('\\', "/"))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().next().expect("a file")
+}
+
+fn with_kernel_argument(text: &str, arg: &str) -> String {
+    text.replacen(
+        "\nspec:\n",
+        &format!("\nspec:\n  kernelArguments:\n  - {arg}\n"),
+        1,
+    )
+}
+
+/// What the server keeps between checks (files read, parses, placed renders, schema validation
+/// of unchanged documents, the base revision's findings) never changes a result: each check of a
+/// sequence of edits, made with what the earlier ones kept, reports exactly what a fresh check
+/// reports.
+#[test]
+fn checks_that_reuse_earlier_work_report_what_fresh_checks_report() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("fleet");
+    repogen::generate(repogen::Size::Small, 1, &dir).expect("generate");
+    let mc = first_holding(&dir, "kind: MachineConfig\n");
+    let np = first_holding(&dir, "kind: NodePool\n");
+    let text = |rel: &str| std::fs::read_to_string(dir.join(rel)).expect("read");
+    let states = vec![
+        vec![],
+        vec![(mc.clone(), with_kernel_argument(&text(&mc), "nosmt"))],
+        vec![
+            (
+                mc.clone(),
+                with_kernel_argument(&text(&mc), "mitigations=off"),
+            ),
+            (
+                np.clone(),
+                text(&np).replacen("replicas: ", "replicas: 1", 1),
+            ),
+        ],
+        // A YAML 1.1 boolean and a field no schema declares: findings come and go.
+        vec![(
+            np.clone(),
+            text(&np).replacen("\nspec:\n", "\n  x: yes\nspec:\n", 1),
+        )],
+        vec![],
+    ];
+    let saved = (mc.clone(), with_kernel_argument(&text(&mc), "saved"));
+    reused_equals_fresh(&dir, "HEAD^", states, Some(saved));
+}
+
+/// The same with Kustomize overlays rendered by the real `kubectl kustomize`: placed renders are
+/// reused between checks and between the two sides of one.
+#[test]
+fn reused_renders_report_what_fresh_renders_report() {
+    if !common::require_kubectl("reused_renders_report_what_fresh_renders_report") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("fleet");
+    repogen::generate_kustomize(
+        repogen::Size::Small,
+        1,
+        repogen::kustomize::Variant::Fleet,
+        &dir,
+    )
+    .expect("generate");
+    let patch = first_holding(&dir, "kind: NodePool\n");
+    let shared = first_holding(&dir.join("bases"), "kind: MachineConfig\n");
+    let shared = format!("bases/{shared}");
+    let text = |rel: &str| std::fs::read_to_string(dir.join(rel)).expect("read");
+    let states = vec![
+        vec![],
+        vec![(
+            patch.clone(),
+            text(&patch).replacen("replicas: ", "replicas: 1", 1),
+        )],
+        vec![(
+            shared.clone(),
+            with_kernel_argument(&text(&shared), "nosmt"),
+        )],
+        vec![
+            (
+                patch.clone(),
+                text(&patch).replacen("\nspec:\n", "\n  x: yes\nspec:\n", 1),
+            ),
+            (
+                shared.clone(),
+                with_kernel_argument(&text(&shared), "nosmt"),
+            ),
+        ],
+        vec![],
+    ];
+    reused_equals_fresh(&dir, "main", states, None);
+}

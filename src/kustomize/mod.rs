@@ -113,8 +113,48 @@ pub struct Rendered {
 /// The rendered output (or the error) of each distinct (root, inputs fingerprint).
 type Results = HashMap<(String, [u8; 32]), Result<String, String>>;
 
+/// What one run's placements keep for the next (the language server): by (root, inputs
+/// fingerprint), the objects its render placed in the repository and the parse budget that took.
+/// The fingerprint covers every file of the root's closure and the render is a function of them,
+/// so a kept placement is what placing again gives — as long as the run's budget still holds what
+/// it used (then it is charged the same amount).
+#[derive(Default)]
+pub struct Kept {
+    keep: bool,
+    placed: HashMap<(String, [u8; 32]), Placed>,
+}
+
+/// One render's placed objects and the budget placing them used.
+#[derive(Clone)]
+struct Placed {
+    objects: Vec<RenderedObject>,
+    alias: usize,
+    payload: u64,
+}
+
+impl Kept {
+    /// Keeps each run's placements for the next (the default keeps nothing: a one-off check).
+    pub fn keeping() -> Self {
+        Kept {
+            keep: true,
+            ..Kept::default()
+        }
+    }
+}
+
 /// Renders every Kustomize root of both sides.
 pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
+    render_reusing(files, trees, settings, &mut Kept::default())
+}
+
+/// [`render`], taking a render's placed objects from `kept` when an earlier run (or the other
+/// side of this one) placed the very same render, and keeping this run's for the next.
+pub fn render_reusing(
+    files: &ParsedSides,
+    trees: (&Tree, &Tree),
+    settings: &Settings,
+    kept: &mut Kept,
+) -> Rendered {
     let mut out = Rendered::default();
     // Patches and plugin configurations are Kustomize's input, never objects of their own,
     // whether or not the overlay is rendered.
@@ -167,6 +207,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         (&base_plans, &head_plans),
         &results,
         &failed_roots,
+        kept,
     );
     out
 }
@@ -350,6 +391,7 @@ fn collect(
     (base_plans, head_plans): (&[Plan], &[Plan]),
     results: &Results,
     failed_roots: &BTreeSet<String>,
+    kept: &mut Kept,
 ) {
     // Rendered documents are parsed in root order against one budget for the whole run, so a
     // hostile overlay rendered many times costs one budget, whatever the thread timing.
@@ -358,18 +400,45 @@ fn collect(
         parse::RUN_PAYLOAD_BUDGET / 2,
         "the budget of rendered overlays (64 MiB per run)",
     );
+    let previous = std::mem::take(&mut kept.placed);
     for (plans, side_files, target) in [
         (base_plans, &files.base, &mut out.base),
         (head_plans, &files.head, &mut out.head),
     ] {
         for p in plans.iter().filter(|p| !failed_roots.contains(&p.root)) {
-            let Some(Ok(text)) = results.get(&(p.root.clone(), p.fingerprint)) else {
+            let key = (p.root.clone(), p.fingerprint);
+            let Some(Ok(text)) = results.get(&key) else {
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            target
-                .objects
-                .extend(place(p, text, side_files, &mut budget));
+            let reusable = kept
+                .placed
+                .get(&key)
+                .or_else(|| previous.get(&key))
+                .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload)
+                .cloned();
+            if let Some(c) = reusable {
+                budget.alias_left -= c.alias;
+                budget.payload.left -= c.payload;
+                target.objects.extend(c.objects.iter().cloned());
+                if kept.keep {
+                    kept.placed.insert(key, c);
+                }
+                continue;
+            }
+            let before = (budget.alias_left, budget.payload.left);
+            let hit = (budget.alias_hit, budget.payload.hit);
+            let objects = place(p, text, side_files, &mut budget);
+            // A placement the budget cut short depends on what came before it: not kept.
+            if kept.keep && hit == (budget.alias_hit, budget.payload.hit) {
+                let placed = Placed {
+                    objects: objects.clone(),
+                    alias: before.0 - budget.alias_left,
+                    payload: before.1 - budget.payload.left,
+                };
+                kept.placed.insert(key, placed);
+            }
+            target.objects.extend(objects);
         }
     }
 }

@@ -602,7 +602,7 @@ impl Server {
             // Edited since: the next check publishes.
             return;
         }
-        let found = diagnostics_of(&last.outcome, &ws.root, path);
+        let found = diagnostics_of(&last.outcome, &ws.root, path, Some(&doc.text));
         let version = doc.version;
         if let Ok(uri) = Uri::from_str(key) {
             self.publish(&uri, found, Some(version));
@@ -632,7 +632,9 @@ impl Server {
                 .collect();
             for path in paths.into_iter().filter(|p| !open.contains(p)) {
                 if let Some(uri) = convert::uri_of(&ws.root.join(path)) {
-                    messages.push((uri, diagnostics_of(&last.outcome, &ws.root, path)));
+                    let on_disk = std::fs::read_to_string(ws.root.join(path)).ok();
+                    let found = diagnostics_of(&last.outcome, &ws.root, path, on_disk.as_deref());
+                    messages.push((uri, found));
                     now.insert(path.to_string());
                 }
             }
@@ -733,9 +735,18 @@ impl Server {
     }
 }
 
-/// The findings of one head file as LSP diagnostics (spans are in the text the check read).
-fn diagnostics_of(o: &Outcome, root: &std::path::Path, path: &str) -> Vec<lsp_types::Diagnostic> {
-    let text = convert::text_of(o, Side::Head, path).unwrap_or_default();
+/// The findings of one head file as LSP diagnostics. Spans are in the text the check read: the
+/// file's (or, for a file no stage parses such as `.nodecast.yaml`, `text`: the buffer the check
+/// was given, or the file on disk).
+fn diagnostics_of(
+    o: &Outcome,
+    root: &std::path::Path,
+    path: &str,
+    text: Option<&str>,
+) -> Vec<lsp_types::Diagnostic> {
+    let text = convert::text_of(o, Side::Head, path)
+        .or(text)
+        .unwrap_or_default();
     let lines = Lines::new(text);
     o.diagnostics
         .iter()

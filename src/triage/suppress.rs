@@ -308,4 +308,51 @@ mod tests {
         assert!(parse("ignore Y003").is_err());
         assert!(parse("ignore[Y003 x").is_err());
     }
+
+    #[test]
+    fn unused_suppressions_come_with_the_edit_that_removes_them() {
+        let text =
+            "a: 1\n  # nodecast: ignore[Y003] old\nb: yes  # nodecast: ignore[Y002, Y003] x\n";
+        let file = FileEntry::new(
+            "f.yaml",
+            std::sync::Arc::new(crate::parse::parse_file(text.as_bytes())),
+        );
+        let (out, _) = apply(
+            std::slice::from_ref(&file),
+            Vec::new(),
+            crate::catalog::all(),
+        );
+        let fixes: Vec<(String, &str, String)> = out
+            .iter()
+            .filter_map(|d| d.fix.as_ref())
+            .map(|f| {
+                (
+                    f.title.clone(),
+                    &text[f.span.start.offset..f.span.end.offset],
+                    f.replacement.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            fixes,
+            [
+                // Alone on its line: the line goes.
+                (
+                    "remove the unused suppression".to_string(),
+                    "  # nodecast: ignore[Y003] old\n",
+                    String::new()
+                ),
+                (
+                    "remove `Y002` from the suppression".to_string(),
+                    "# nodecast: ignore[Y002, Y003] x",
+                    "# nodecast: ignore[Y003] x".to_string()
+                ),
+                (
+                    "remove `Y003` from the suppression".to_string(),
+                    "# nodecast: ignore[Y002, Y003] x",
+                    "# nodecast: ignore[Y002] x".to_string()
+                ),
+            ]
+        );
+    }
 }

@@ -393,6 +393,8 @@ impl Server {
         if pushed {
             self.client_settings = settings;
             self.apply_settings();
+            // Every finding may change: check at once, and no earlier outcome holds any more.
+            self.generation += 1;
             self.due = Some(Instant::now());
         } else {
             self.request_configuration();

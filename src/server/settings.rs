@@ -4,7 +4,7 @@
 //! Keys are written as in `.nodecast.yaml` (`fail-on`) or in camelCase (`failOn`), as editors'
 //! settings usually are.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -334,14 +334,6 @@ impl Settings {
         }
         Ok((options, problems))
     }
-}
-
-/// Whether a path is the configuration file nodecast reads (a change to it changes every
-/// finding).
-pub fn is_config(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| crate::config::FILE_NAMES.contains(&n))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Reads any file of one side (not only manifests) so a render sees what Kustomize would see.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -25,7 +25,7 @@ pub enum Tree {
         /// Repositories opened for reads, reused.
         pool: Pool,
         /// The index's stage-0 entries (read once, on first use): path → blob.
-        entries: Arc<OnceLock<HashMap<Vec<u8>, Oid>>>,
+        entries: Arc<OnceLock<IndexEntries>>,
     },
     /// A folder on disk (a working tree or a plain directory).
     Disk {
@@ -36,6 +36,9 @@ pub enum Tree {
     Empty,
 }
 
+/// The index's stage-0 entries: path → (blob, mode).
+pub type IndexEntries = BTreeMap<Vec<u8>, (Oid, u32)>;
+
 /// Files larger than this are not copied into a render (Kustomize inputs are small).
 const MAX_FILE: u64 = 8 * 1024 * 1024;
 /// At most this many files are copied for one render root.
@@ -45,8 +48,18 @@ impl Tree {
     /// Every regular file below `dir` ("" = everything), as (repository-relative path, bytes).
     pub fn files_under(&self, dir: &str) -> Vec<(String, Vec<u8>)> {
         match self {
-            Tree::Git { repo, tree, .. } => git_files(repo, *tree, dir).unwrap_or_default(),
-            Tree::Index { repo, .. } => index_files(repo, dir).unwrap_or_default(),
+            Tree::Git { repo, tree, pool } => pool
+                .with(repo, |r| git_files(r, *tree, dir).ok())
+                .unwrap_or_default(),
+            Tree::Index {
+                repo,
+                pool,
+                entries,
+            } => pool
+                .with(repo, |r| {
+                    Some(index_files(r, entries.get_or_init(|| stage0(r)), dir))
+                })
+                .unwrap_or_default(),
             Tree::Disk { root } => disk_files(root, dir),
             Tree::Empty => Vec::new(),
         }
@@ -71,7 +84,7 @@ impl Tree {
                 entries,
             } => pool.with(repo, |r| {
                 let entries = entries.get_or_init(|| stage0(r));
-                let blob = r.find_blob(*entries.get(path.as_bytes())?).ok()?;
+                let blob = r.find_blob(entries.get(path.as_bytes())?.0).ok()?;
                 Some(blob.content().to_vec())
             }),
             Tree::Disk { root } => {
@@ -115,14 +128,14 @@ impl Pool {
 }
 
 /// The stage-0 entries of the repository's index (conflicted paths have none).
-fn stage0(repo: &Repository) -> HashMap<Vec<u8>, Oid> {
+fn stage0(repo: &Repository) -> IndexEntries {
     let Ok(index) = repo.index() else {
-        return HashMap::new();
+        return BTreeMap::new();
     };
     index
         .iter()
         .filter(|e| (e.flags >> 12) & 0x3 == 0)
-        .map(|e| (e.path, e.id))
+        .map(|e| (e.path, (e.id, e.mode)))
         .collect()
 }
 
@@ -133,8 +146,11 @@ fn under(path: &str, dir: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-fn git_files(repo: &Path, tree: Oid, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
-    let repo = Repository::discover(repo)?;
+fn git_files(
+    repo: &Repository,
+    tree: Oid,
+    dir: &str,
+) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
     let root = repo.find_tree(tree)?;
     let sub = if dir.is_empty() {
         root
@@ -180,26 +196,30 @@ fn git_files(repo: &Path, tree: Oid, dir: &str) -> Result<Vec<(String, Vec<u8>)>
         .collect())
 }
 
-fn index_files(repo: &Path, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
-    let repo = Repository::discover(repo)?;
-    let index = repo.index()?;
-    let odb = repo.odb()?;
-    Ok(index
+fn index_files(
+    repo: &Repository,
+    entries: &IndexEntries,
+    dir: &str,
+) -> Vec<(String, Vec<u8>)> {
+    let Ok(odb) = repo.odb() else {
+        return Vec::new();
+    };
+    entries
         .iter()
-        .filter(|e| e.mode & 0o170000 == 0o100000 && (e.flags >> 12) & 0x3 == 0)
-        .filter_map(|e| {
-            let path = String::from_utf8(e.path.clone()).ok()?;
+        .filter(|(_, (_, mode))| mode & 0o170000 == 0o100000)
+        .filter_map(|(path, (id, _))| {
+            let path = String::from_utf8(path.clone()).ok()?;
             if !under(&path, dir) {
                 return None;
             }
-            let (size, _) = odb.read_header(e.id).ok()?;
+            let (size, _) = odb.read_header(*id).ok()?;
             if size as u64 > MAX_FILE {
                 return None;
             }
-            Some((path, odb.read(e.id).ok()?.data().to_vec()))
+            Some((path, odb.read(*id).ok()?.data().to_vec()))
         })
         .take(MAX_FILES)
-        .collect())
+        .collect()
 }
 
 fn disk_files(root: &Path, dir: &str) -> Vec<(String, Vec<u8>)> {

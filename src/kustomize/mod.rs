@@ -142,20 +142,23 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         no_renderer(&mut out, settings, &base_roots, &head_roots);
         return with_identity_roots(out, &BTreeSet::new());
     };
+    // Roots of a fleet share bases and components: each side reads a file or folder once.
+    let reads = (tree::Reads::new(trees.0), tree::Reads::new(trees.1));
     let (base_plans, head_plans): (Vec<Plan>, Vec<Plan>) = rayon::join(
         || {
             base_roots
                 .par_iter()
-                .map(|f| plan(trees.0, f, Side::Base))
+                .map(|f| plan(&reads.0, f, Side::Base))
                 .collect()
         },
         || {
             head_roots
                 .par_iter()
-                .map(|f| plan(trees.1, f, Side::Head))
+                .map(|f| plan(&reads.1, f, Side::Head))
                 .collect()
         },
     );
+    drop(reads);
     let results = render_distinct(&renderer, files, (&base_plans, &head_plans), settings);
     let failed_roots = report_failures(&mut out, &renderer, (&base_plans, &head_plans), &results);
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
@@ -358,18 +361,29 @@ fn collect(
         parse::RUN_PAYLOAD_BUDGET / 2,
         "the budget of rendered overlays (64 MiB per run)",
     );
+    // A root whose inputs are the same on both sides renders the same and is placed in the same
+    // bytes (every file a render reads is one of its inputs): the base's placement serves the
+    // head too, so it is parsed once.
+    let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
     for (plans, side_files, target) in [
         (base_plans, &files.base, &mut out.base),
         (head_plans, &files.head, &mut out.head),
     ] {
         for p in plans.iter().filter(|p| !failed_roots.contains(&p.root)) {
-            let Some(Ok(text)) = results.get(&(p.root.clone(), p.fingerprint)) else {
+            let key = (p.root.clone(), p.fingerprint);
+            let Some(Ok(text)) = results.get(&key) else {
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            target
-                .objects
-                .extend(place(p, text, side_files, &mut budget));
+            let objects = match placed.get(&(p.root.as_str(), p.fingerprint)) {
+                Some(objects) => objects.clone(),
+                None => {
+                    let objects = place(p, text, side_files, &mut budget);
+                    placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
+                    objects
+                }
+            };
+            target.objects.extend(objects);
         }
     }
 }

@@ -196,11 +196,7 @@ fn git_files(
         .collect())
 }
 
-fn index_files(
-    repo: &Repository,
-    entries: &IndexEntries,
-    dir: &str,
-) -> Vec<(String, Vec<u8>)> {
+fn index_files(repo: &Repository, entries: &IndexEntries, dir: &str) -> Vec<(String, Vec<u8>)> {
     let Ok(odb) = repo.odb() else {
         return Vec::new();
     };
@@ -288,4 +284,50 @@ pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest
         one(&loaded.base.info, req.base_dir.as_deref()),
         one(&loaded.head.info, Some(&req.path)),
     )
+}
+
+/// Files of a folder: (repository-relative path, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// One side's reads for all its render plans, each file and folder read once: roots of a fleet
+/// share bases and components, and reading them again for every root was most of a warm run.
+pub struct Reads<'a> {
+    tree: &'a Tree,
+    files: Mutex<std::collections::HashMap<String, Arc<Files>>>,
+    read: Mutex<std::collections::HashMap<String, Option<Arc<Vec<u8>>>>>,
+}
+
+impl<'a> Reads<'a> {
+    /// Reads through `tree`, remembering what was read.
+    pub fn new(tree: &'a Tree) -> Self {
+        Reads {
+            tree,
+            files: Mutex::default(),
+            read: Mutex::default(),
+        }
+    }
+
+    /// [`Tree::read`], once per path.
+    pub fn read(&self, path: &str) -> Option<Arc<Vec<u8>>> {
+        if let Some(hit) = self.read.lock().ok().and_then(|m| m.get(path).cloned()) {
+            return hit;
+        }
+        let bytes = self.tree.read(path).map(Arc::new);
+        if let Ok(mut m) = self.read.lock() {
+            m.insert(path.to_string(), bytes.clone());
+        }
+        bytes
+    }
+
+    /// [`Tree::files_under`], once per folder.
+    pub fn files_under(&self, dir: &str) -> Arc<Files> {
+        if let Some(hit) = self.files.lock().ok().and_then(|m| m.get(dir).cloned()) {
+            return hit;
+        }
+        let files = Arc::new(self.tree.files_under(dir));
+        if let Ok(mut m) = self.files.lock() {
+            m.insert(dir.to_string(), files.clone());
+        }
+        files
+    }
 }

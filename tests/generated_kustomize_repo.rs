@@ -208,3 +208,73 @@ fn small_kustomize_fleet_lints_clean_and_each_pull_request_is_forecast_exactly()
     // ConfigMap.
     assert_eq!(alone["summary"]["objects"], 13);
 }
+
+/// SCOPE's safety net on the fleet: every pull request of the small Kustomize fleet, the whole
+/// lint, a staged change and an unstaged one give byte-identical JSON with the render cache cold,
+/// warm, and written by another pull request as with `--full` (no cache) — and a warm run starts
+/// no Kustomize at all.
+#[test]
+fn the_render_cache_gives_the_full_report_on_every_commit_of_the_fleet() {
+    if !require_kubectl("the_render_cache_gives_the_full_report_on_every_commit_of_the_fleet") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("fleet");
+    repogen::generate_kustomize(repogen::Size::Small, 1, Variant::Fleet, &dir).expect("generate");
+    let now = ["--format", "json", "--now", "2026-11-25T12:00:00Z"];
+    let shared = tempfile::tempdir().expect("cache");
+    let shared_arg = shared.path().to_string_lossy().into_owned();
+    let differential = |what: &str, compare: &[&str]| {
+        let run = |extra: &[&str]| {
+            let args: Vec<&str> = compare.iter().chain(&now).chain(extra).copied().collect();
+            let r = nodecast(&dir, &args);
+            assert!(r.code == 0 || r.code == 1, "{what}: {}", r.stderr);
+            r.stdout
+        };
+        let full = run(&["--full"]);
+        let cold = tempfile::tempdir().expect("cache");
+        let cold_arg = cold.path().to_string_lossy().into_owned();
+        assert_eq!(run(&["--cache-dir", &cold_arg]), full, "{what}: cold cache");
+        assert_eq!(run(&["--cache-dir", &cold_arg]), full, "{what}: warm cache");
+        // The shared cache holds what the previous cases wrote: other revisions' renders.
+        assert_eq!(
+            run(&["--cache-dir", &shared_arg]),
+            full,
+            "{what}: cache of other commits"
+        );
+        // Warm, no renderer runs: a `kustomize` that fails every render changes nothing.
+        let broken = tempfile::tempdir().expect("bin");
+        let fake = broken.path().join("kustomize");
+        std::fs::write(&fake, "#!/bin/sh\necho broken >&2\nexit 1\n").expect("write");
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
+        let fake_arg = fake.to_string_lossy().into_owned();
+        let warm_other_renderer = run(&["--cache-dir", &cold_arg, "--kustomize", &fake_arg]);
+        // (another renderer is another cache key: everything fails, so this must differ)
+        assert_ne!(
+            warm_other_renderer, full,
+            "{what}: the renderer is part of the key"
+        );
+    };
+    differential("lint", &["check", "--no-base"]);
+    for pr in [
+        PullRequest::OverlayPatch,
+        PullRequest::SharedBase,
+        PullRequest::Component,
+    ] {
+        differential(
+            pr.branch(),
+            &["check", "--base", "main", "--head", pr.branch()],
+        );
+    }
+    // A staged change (the shared base's), then an unstaged one on top (the component's).
+    let git = |args: &[&str]| common::git_in(&dir, args);
+    git(&["checkout", "pr/shared-base", "--", "bases"]);
+    differential("staged", &["check", "--staged"]);
+    let changed = git(&["diff", "--name-only", "main", "pr/component"]);
+    for path in changed.lines() {
+        let text = git(&["show", &format!("pr/component:{path}")]);
+        std::fs::write(dir.join(path), text).expect("write");
+    }
+    differential("working tree", &["check"]);
+}

@@ -9,8 +9,9 @@
 # request branch (pr/overlay-patch, pr/shared-base, pr/component) is checked against main, the
 # overlay-patch one also in the single-overlay repository (repogen --single-overlay) for the
 # ratio "one-overlay change in the fleet / the same change alone", and three staged files are
-# checked twice (--staged: cold, then warm). KRUNS (default 3) runs per measure; the run that
-# records stage times and peak RSS comes first and is the warm-up.
+# checked twice (--staged: cold, then warm). Each check is measured cold (an empty render cache,
+# `--cache-dir`, emptied before every run) and warm (the cache the cold runs left). KRUNS
+# (default 3) runs per measure; a recorded run (stage times, peak RSS) precedes each.
 #
 # Environment: RUNS (repetitions, default 5; PEER_RUNS for the peers, default 3), SEED (default 1), BENCH_DIR (where repositories,
 # the peers' venv and results go; default target/bench), PEERS=0 to skip the Python peers,
@@ -190,11 +191,14 @@ timed() {
   tail -n 1 "$BENCH_DIR/time.txt" | awk -v p="$pools" '{printf "%.2f %.2f %.0f %s\n", $1, $2 + $3, $4 / 1024, p}'
 }
 
-kmeasure() { # name, then the command (run in the repository): KRUNS runs, no warm-up;
-  # prints median wall, mean user+sys, fastest and slowest run (seconds)
-  local name=$1; shift
-  hyperfine --style none --warmup 0 --runs "$KRUNS" -i --export-json "$BENCH_DIR/$name.json" \
-    "$(printf '%q ' "$@")" >/dev/null 2>&1
+kmeasure() { # name, cache folder ("" = warm: keep it), then the command (run in the repository):
+  # KRUNS runs, no warm-up; with a cache folder, each run starts from an empty one (cold).
+  # Prints median wall, mean user+sys, fastest and slowest run (seconds)
+  local name=${1//[^A-Za-z0-9_.-]/_} cold=$2; shift 2
+  local prepare=()
+  [ -n "$cold" ] && prepare=(--prepare "rm -rf $(printf '%q' "$cold")")
+  hyperfine --style none --warmup 0 --runs "$KRUNS" -i ${prepare[@]+"${prepare[@]}"} \
+    --export-json "$BENCH_DIR/$name.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
   python3 - "$BENCH_DIR/$name.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -202,7 +206,29 @@ print(f'{r["median"]:.4f} {r["user"] + r["system"]:.4f} {r["min"]:.4f} {r["max"]
 PY
 }
 
+# Cold and warm rows of one check (run in the repository): the cold recorded run (stage times,
+# peak RSS) on an empty render cache, KRUNS cold runs (the cache emptied before each), then the
+# warm recorded run and KRUNS warm runs (the cache the cold runs left). Sets COLD_WALL, WARM_WALL.
+kcase() { # size, label, overlays-changed, then the nodecast arguments
+  local size=$1 label=$2 reach=$3; shift 3
+  local cache=$BENCH_DIR/cache-$size
+  rm -rf "$cache"
+  local peak pools wall cpu lo hi
+  read -r _ _ peak pools < <(timed "$NODECAST" "$@" --cache-dir "$cache")
+  K_STAGES+=("| $size | $label, cold | $(cat "$BENCH_DIR/stages.txt")")
+  read -r wall cpu lo hi < <(kmeasure "k-$size-$label-cold" "$cache" "$NODECAST" "$@" --cache-dir "$cache")
+  COLD_WALL=$wall
+  K_ROWS+=("$(printf '| %s | %s | %s | %s | cold | %.2f | %.2f–%.2f | %.2f | %s |' "$size" "$label" "$reach" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak")")
+  read -r _ _ peak pools < <(timed "$NODECAST" "$@" --cache-dir "$cache")
+  K_STAGES+=("| $size | $label, warm | $(cat "$BENCH_DIR/stages.txt")")
+  read -r wall cpu lo hi < <(kmeasure "k-$size-$label-warm" "" "$NODECAST" "$@" --cache-dir "$cache")
+  WARM_WALL=$wall
+  K_ROWS+=("$(printf '| %s | %s | %s | %s | warm | %.2f | %.2f–%.2f | %.2f | %s |' "$size" "$label" "$reach" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak")")
+  rm -rf "$cache"
+}
+
 K_ROWS=()
+K_RATIOS=()
 K_STAGES=()
 K_STAGED=()
 for size in ${KSIZES[@]+"${KSIZES[@]}"}; do
@@ -219,27 +245,19 @@ for size in ${KSIZES[@]+"${KSIZES[@]}"}; do
   git checkout -q main
   git reset -q --hard main
   echo "== $size: $overlays overlays, $files files, $docs documents" >&2
-  a_wall=
   for pr in "(a) overlay-patch" "(b) shared-base" "(c) component"; do
     label=${pr%% *}
     pr=${pr#* }
     reach=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reach"][sys.argv[2]])' "$repo.json" "pr/$pr")
     echo "== $size: pr/$pr" >&2
-    # The recorded run first: it is also the warm-up of the measured runs.
-    read -r _ _ peak pools < <(timed "$NODECAST" check --base main --head "pr/$pr" --format json)
-    K_STAGES+=("| $size | $label pr/$pr | $(cat "$BENCH_DIR/stages.txt")")
-    read -r wall cpu lo hi < <(kmeasure "k-$size-$pr" "$NODECAST" check --base main --head "pr/$pr" --format json)
-    [ "$pr" = overlay-patch ] && a_wall=$wall
-    K_ROWS+=("$(printf '| %s | %s pr/%s | %s of %s | %s | %.2f | %.2f–%.2f | %.2f | %s | |' "$size" "$label" "$pr" "$reach" "$overlays" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak")")
+    kcase "$size" "$label pr/$pr" "$reach of $overlays" check --base main --head "pr/$pr" --format json
+    if [ "$pr" = overlay-patch ]; then a_cold=$COLD_WALL; a_warm=$WARM_WALL; fi
   done
   echo "== $size: single-overlay repository, pr/overlay-patch" >&2
   cd "$single"
   git checkout -q main
-  read -r _ _ peak pools < <(timed "$NODECAST" check --base main --head pr/overlay-patch --format json)
-  K_STAGES+=("| $size | pr/overlay-patch, single overlay | $(cat "$BENCH_DIR/stages.txt")")
-  read -r wall cpu lo hi < <(kmeasure "k-$size-single" "$NODECAST" check --base main --head pr/overlay-patch --format json)
-  ratio=$(python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.1f}x")' "$a_wall" "$wall")
-  K_ROWS+=("$(printf '| %s | (a) pr/overlay-patch, single-overlay repository | 1 of 1 | %s | %.2f | %.2f–%.2f | %.2f | %s | (a) in the fleet / here: **%s** |' "$size" "$pools" "$wall" "$lo" "$hi" "$cpu" "$peak" "$ratio")")
+  kcase "$size" "(a) pr/overlay-patch, single-overlay repository" "1 of 1" check --base main --head pr/overlay-patch --format json
+  K_RATIOS+=("$(python3 -c 'import sys; a, b, c, d = map(float, sys.argv[2:]); print(f"| {sys.argv[1]} | {a / c:.1f}× | {b / d:.1f}× |")' "$size" "$a_cold" "$a_warm" "$COLD_WALL" "$WARM_WALL")")
   if [ "$STAGED" = 1 ]; then
     echo "== $size: pre-commit (--staged, 3 files changed): cold, then warm" >&2
     cd "$repo"
@@ -248,13 +266,14 @@ for size in ${KSIZES[@]+"${KSIZES[@]}"}; do
       awk '{l[NR] = $0} END {print l[1]; print l[int((NR + 1) / 2)]; print l[NR]}')
     for f in "${victims[@]}"; do sed -i 's/^  replicas: \([0-9]*\)$/  replicas: 1\1/' "$f"; done
     git add -- "${victims[@]}"
-    # Cold: an empty cache folder (nodecast keeps nothing between runs today; a cache it keeps
-    # later must start empty here). Warm: the second run, same folder.
+    # Cold: an empty render cache, as on a first run. Warm: a run after one on the same staged
+    # change, the way pre-commit runs when a commit is retried — and after one on main, as
+    # when the hook runs on the first commit after a pull (the three overlays render again).
     cache=$BENCH_DIR/cache-$size
     rm -rf "$cache"
-    mkdir -p "$cache"
-    read -r cw ccpu cpeak cpools < <(XDG_CACHE_HOME=$cache timed "$NODECAST" check --staged --format json)
-    read -r ww wcpu wpeak _ < <(XDG_CACHE_HOME=$cache timed "$NODECAST" check --staged --format json)
+    read -r cw ccpu cpeak cpools < <(timed "$NODECAST" check --staged --format json --cache-dir "$cache")
+    K_STAGES+=("| $size | --staged, cold | $(cat "$BENCH_DIR/stages.txt")")
+    read -r ww wcpu wpeak _ < <(timed "$NODECAST" check --staged --format json --cache-dir "$cache")
     K_STAGES+=("| $size | --staged, warm | $(cat "$BENCH_DIR/stages.txt")")
     git reset -q --hard main
     rm -rf "$cache"
@@ -266,11 +285,17 @@ done
 {
   if [ ${#K_ROWS[@]} -gt 0 ]; then
     echo
-    echo "Kustomize-heavy fleets: \`nodecast check --base main --head BRANCH --format json\` (median wall, fastest and slowest run, mean user+sys of $KRUNS runs; peak RSS and pools of the recorded run):"
+    echo "Kustomize-heavy fleets: \`nodecast check --base main --head BRANCH --format json\` (median wall, fastest and slowest run, mean user+sys of $KRUNS runs; peak RSS and pools of the recorded run). Cold: each run starts from an empty render cache (\`--cache-dir\`, emptied before each run); warm: the cache the cold runs left:"
     echo
-    echo "| size | pull request | overlays it changes | pools forecast | median wall (s) | fastest–slowest (s) | user+sys (s) | peak RSS (MiB) | ratio (median wall) |"
+    echo "| size | pull request | overlays it changes | pools forecast | render cache | median wall (s) | fastest–slowest (s) | user+sys (s) | peak RSS (MiB) |"
     echo "|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${K_ROWS[@]}"
+    echo
+    echo "(a) in the fleet / (a) in the single-overlay repository (median wall):"
+    echo
+    echo "| size | cold | warm |"
+    echo "|---|---|---|"
+    printf '%s\n' "${K_RATIOS[@]}"
   fi
   if [ ${#K_STAGED[@]} -gt 0 ]; then
     echo

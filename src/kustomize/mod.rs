@@ -182,20 +182,23 @@ pub fn render_reusing(
         no_renderer(&mut out, settings, &base_roots, &head_roots);
         return with_identity_roots(out, &BTreeSet::new());
     };
+    // Roots of a fleet share bases and components: each side reads a file or folder once.
+    let reads = (tree::Reads::new(trees.0), tree::Reads::new(trees.1));
     let (base_plans, head_plans): (Vec<Plan>, Vec<Plan>) = rayon::join(
         || {
             base_roots
                 .par_iter()
-                .map(|f| plan(trees.0, f, Side::Base))
+                .map(|f| plan(&reads.0, f, Side::Base))
                 .collect()
         },
         || {
             head_roots
                 .par_iter()
-                .map(|f| plan(trees.1, f, Side::Head))
+                .map(|f| plan(&reads.1, f, Side::Head))
                 .collect()
         },
     );
+    drop(reads);
     let results = render_distinct(&renderer, files, (&base_plans, &head_plans), settings);
     let failed_roots = report_failures(&mut out, &renderer, (&base_plans, &head_plans), &results);
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
@@ -400,7 +403,11 @@ fn collect(
         parse::RUN_PAYLOAD_BUDGET / 2,
         "the budget of rendered overlays (64 MiB per run)",
     );
+    // A root whose inputs are the same on both sides renders the same and is placed in the same
+    // bytes (every file a render reads is one of its inputs): the base's placement serves the
+    // head too, so it is parsed once (and, kept, serves the next run too).
     let previous = std::mem::take(&mut kept.placed);
+    let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
     for (plans, side_files, target) in [
         (base_plans, &files.base, &mut out.base),
         (head_plans, &files.head, &mut out.head),
@@ -411,33 +418,40 @@ fn collect(
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            let reusable = kept
-                .placed
-                .get(&key)
-                .or_else(|| previous.get(&key))
-                .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload)
-                .cloned();
-            if let Some(c) = reusable {
-                budget.alias_left -= c.alias;
-                budget.payload.left -= c.payload;
-                target.objects.extend(c.objects.iter().cloned());
-                if kept.keep {
-                    kept.placed.insert(key, c);
-                }
+            if let Some(objects) = placed.get(&(p.root.as_str(), p.fingerprint)) {
+                target.objects.extend(objects.iter().cloned());
                 continue;
             }
-            let before = (budget.alias_left, budget.payload.left);
-            let hit = (budget.alias_hit, budget.payload.hit);
-            let objects = place(p, text, side_files, &mut budget);
-            // A placement the budget cut short depends on what came before it: not kept.
-            if kept.keep && hit == (budget.alias_hit, budget.payload.hit) {
-                let placed = Placed {
-                    objects: objects.clone(),
-                    alias: before.0 - budget.alias_left,
-                    payload: before.1 - budget.payload.left,
-                };
-                kept.placed.insert(key, placed);
-            }
+            // Placed by an earlier run: charged what placing it took, as placing again would be.
+            let reusable = previous
+                .get(&key)
+                .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload);
+            let objects = match reusable {
+                Some(c) => {
+                    budget.alias_left -= c.alias;
+                    budget.payload.left -= c.payload;
+                    if kept.keep {
+                        kept.placed.insert(key, c.clone());
+                    }
+                    c.objects.clone()
+                }
+                None => {
+                    let before = (budget.alias_left, budget.payload.left);
+                    let hit = (budget.alias_hit, budget.payload.hit);
+                    let objects = place(p, text, side_files, &mut budget);
+                    // A placement the budget cut short depends on what came before it: not kept.
+                    if kept.keep && hit == (budget.alias_hit, budget.payload.hit) {
+                        let placed = Placed {
+                            objects: objects.clone(),
+                            alias: before.0 - budget.alias_left,
+                            payload: before.1 - budget.payload.left,
+                        };
+                        kept.placed.insert(key, placed);
+                    }
+                    objects
+                }
+            };
+            placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
             target.objects.extend(objects);
         }
     }

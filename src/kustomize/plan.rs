@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::kustomization::{
     self, dir_of, is_kustomization_path, is_remote, join, Ref, Refs, FILE_NAMES,
 };
-use super::tree::{self, Tree};
+use super::tree::{self, Reads};
 use super::{candidates, display_root, location};
 use crate::diagnostic::{Location, Side};
 use crate::parse::{self, FileEntry, FileStatus};
@@ -76,7 +76,7 @@ fn is_component(f: &FileEntry) -> bool {
 }
 
 /// Gathers a root's closure from the side's tree and decides whether it may be rendered.
-pub(super) fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
+pub(super) fn plan(tree: &Reads, root_file: &str, side: Side) -> Plan {
     let root = dir_of(root_file).to_string();
     let mut p = Plan {
         root: root.clone(),
@@ -92,11 +92,13 @@ pub(super) fn plan(tree: &Tree, root_file: &str, side: Side) -> Plan {
         return p;
     }
     for dir in &dirs {
-        for (path, bytes) in tree.files_under(dir) {
+        for (path, bytes) in tree.files_under(dir).iter() {
             if p.inputs.len() >= tree::MAX_FILES {
                 break;
             }
-            p.inputs.entry(path).or_insert(bytes);
+            p.inputs
+                .entry(path.clone())
+                .or_insert_with(|| bytes.clone());
         }
     }
     p.fingerprint = fingerprint(&root, &p.inputs);
@@ -119,7 +121,7 @@ fn fingerprint(root: &str, inputs: &BTreeMap<String, Vec<u8>>) -> [u8; 32] {
 impl Plan {
     /// Reads the root's kustomization and those it builds in (bases, components), recording
     /// what each consumes and refuses; the folders that hold one, whose files are the inputs.
-    fn closure(&mut self, tree: &Tree, side: Side) -> Vec<String> {
+    fn closure(&mut self, tree: &Reads, side: Side) -> Vec<String> {
         let mut queue = vec![self.root.clone()];
         let mut visited: BTreeSet<String> = BTreeSet::new();
         let mut dirs: Vec<String> = Vec::new();
@@ -155,7 +157,7 @@ impl Plan {
 
     /// Follows one kustomization's references (`at`: its folder and file): refuses remote ones,
     /// consumes local files, and gives the kustomization folders it builds in.
-    fn follow(&mut self, tree: &Tree, at: (&str, &str), refs: &Refs, side: Side) -> Vec<String> {
+    fn follow(&mut self, tree: &Reads, at: (&str, &str), refs: &Refs, side: Side) -> Vec<String> {
         let (dir, path) = at;
         let mut queue = Vec::new();
         for r in refs.inputs.iter().chain(&refs.files) {
@@ -194,7 +196,7 @@ impl Plan {
     /// would run.
     fn refuse_plugins(
         &mut self,
-        tree: &Tree,
+        tree: &Reads,
         at: (&str, &str),
         refs: &Refs,
         kust: &Node,
@@ -227,7 +229,7 @@ fn remote_refusal(root: &str, r: &Ref) -> String {
 }
 
 /// Why a plugin entry must not run (`None` for built-in plugin configurations).
-fn plugin_refusal(tree: &Tree, dir: &str, r: &Ref, kust: &Node) -> Option<String> {
+fn plugin_refusal(tree: &Reads, dir: &str, r: &Ref, kust: &Node) -> Option<String> {
     if r.field == "helmCharts" || r.field == "helmChartInflationGenerator" {
         return Some(format!("`{}` needs Helm and chart downloads", r.field));
     }

@@ -1,6 +1,6 @@
 //! Reads any file of one side (not only manifests) so a render sees what Kustomize would see.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -25,7 +25,7 @@ pub enum Tree {
         /// Repositories opened for reads, reused.
         pool: Pool,
         /// The index's stage-0 entries (read once, on first use): path → blob.
-        entries: Arc<OnceLock<HashMap<Vec<u8>, Oid>>>,
+        entries: Arc<OnceLock<IndexEntries>>,
     },
     /// A folder on disk (a working tree or a plain directory).
     Disk {
@@ -38,6 +38,9 @@ pub enum Tree {
     Empty,
 }
 
+/// The index's stage-0 entries: path → (blob, mode).
+pub type IndexEntries = BTreeMap<Vec<u8>, (Oid, u32)>;
+
 /// Files larger than this are not copied into a render (Kustomize inputs are small).
 const MAX_FILE: u64 = 8 * 1024 * 1024;
 /// At most this many files are copied for one render root.
@@ -47,8 +50,18 @@ impl Tree {
     /// Every regular file below `dir` ("" = everything), as (repository-relative path, bytes).
     pub fn files_under(&self, dir: &str) -> Vec<(String, Vec<u8>)> {
         match self {
-            Tree::Git { repo, tree, .. } => git_files(repo, *tree, dir).unwrap_or_default(),
-            Tree::Index { repo, .. } => index_files(repo, dir).unwrap_or_default(),
+            Tree::Git { repo, tree, pool } => pool
+                .with(repo, |r| git_files(r, *tree, dir).ok())
+                .unwrap_or_default(),
+            Tree::Index {
+                repo,
+                pool,
+                entries,
+            } => pool
+                .with(repo, |r| {
+                    Some(index_files(r, entries.get_or_init(|| stage0(r)), dir))
+                })
+                .unwrap_or_default(),
             Tree::Disk { root, overlay } => {
                 let mut files = disk_files(root, dir);
                 for (path, bytes) in overlay.iter().filter(|(p, _)| under(p, dir)) {
@@ -85,7 +98,7 @@ impl Tree {
                 entries,
             } => pool.with(repo, |r| {
                 let entries = entries.get_or_init(|| stage0(r));
-                let blob = r.find_blob(*entries.get(path.as_bytes())?).ok()?;
+                let blob = r.find_blob(entries.get(path.as_bytes())?.0).ok()?;
                 Some(blob.content().to_vec())
             }),
             Tree::Disk { root, overlay } => {
@@ -132,14 +145,14 @@ impl Pool {
 }
 
 /// The stage-0 entries of the repository's index (conflicted paths have none).
-fn stage0(repo: &Repository) -> HashMap<Vec<u8>, Oid> {
+fn stage0(repo: &Repository) -> IndexEntries {
     let Ok(index) = repo.index() else {
-        return HashMap::new();
+        return BTreeMap::new();
     };
     index
         .iter()
         .filter(|e| (e.flags >> 12) & 0x3 == 0)
-        .map(|e| (e.path, e.id))
+        .map(|e| (e.path, (e.id, e.mode)))
         .collect()
 }
 
@@ -150,8 +163,11 @@ fn under(path: &str, dir: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-fn git_files(repo: &Path, tree: Oid, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
-    let repo = Repository::discover(repo)?;
+fn git_files(
+    repo: &Repository,
+    tree: Oid,
+    dir: &str,
+) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
     let root = repo.find_tree(tree)?;
     let sub = if dir.is_empty() {
         root
@@ -197,26 +213,26 @@ fn git_files(repo: &Path, tree: Oid, dir: &str) -> Result<Vec<(String, Vec<u8>)>
         .collect())
 }
 
-fn index_files(repo: &Path, dir: &str) -> Result<Vec<(String, Vec<u8>)>, git2::Error> {
-    let repo = Repository::discover(repo)?;
-    let index = repo.index()?;
-    let odb = repo.odb()?;
-    Ok(index
+fn index_files(repo: &Repository, entries: &IndexEntries, dir: &str) -> Vec<(String, Vec<u8>)> {
+    let Ok(odb) = repo.odb() else {
+        return Vec::new();
+    };
+    entries
         .iter()
-        .filter(|e| e.mode & 0o170000 == 0o100000 && (e.flags >> 12) & 0x3 == 0)
-        .filter_map(|e| {
-            let path = String::from_utf8(e.path.clone()).ok()?;
+        .filter(|(_, (_, mode))| mode & 0o170000 == 0o100000)
+        .filter_map(|(path, (id, _))| {
+            let path = String::from_utf8(path.clone()).ok()?;
             if !under(&path, dir) {
                 return None;
             }
-            let (size, _) = odb.read_header(e.id).ok()?;
+            let (size, _) = odb.read_header(*id).ok()?;
             if size as u64 > MAX_FILE {
                 return None;
             }
-            Some((path, odb.read(e.id).ok()?.data().to_vec()))
+            Some((path, odb.read(*id).ok()?.data().to_vec()))
         })
         .take(MAX_FILES)
-        .collect())
+        .collect()
 }
 
 fn disk_files(root: &Path, dir: &str) -> Vec<(String, Vec<u8>)> {
@@ -293,4 +309,50 @@ pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest
         one(&loaded.base.info, req.base_dir.as_deref()),
         one(&loaded.head.info, Some(&req.path)),
     )
+}
+
+/// Files of a folder: (repository-relative path, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// One side's reads for all its render plans, each file and folder read once: roots of a fleet
+/// share bases and components, and reading them again for every root was most of a warm run.
+pub struct Reads<'a> {
+    tree: &'a Tree,
+    files: Mutex<std::collections::HashMap<String, Arc<Files>>>,
+    read: Mutex<std::collections::HashMap<String, Option<Arc<Vec<u8>>>>>,
+}
+
+impl<'a> Reads<'a> {
+    /// Reads through `tree`, remembering what was read.
+    pub fn new(tree: &'a Tree) -> Self {
+        Reads {
+            tree,
+            files: Mutex::default(),
+            read: Mutex::default(),
+        }
+    }
+
+    /// [`Tree::read`], once per path.
+    pub fn read(&self, path: &str) -> Option<Arc<Vec<u8>>> {
+        if let Some(hit) = self.read.lock().ok().and_then(|m| m.get(path).cloned()) {
+            return hit;
+        }
+        let bytes = self.tree.read(path).map(Arc::new);
+        if let Ok(mut m) = self.read.lock() {
+            m.insert(path.to_string(), bytes.clone());
+        }
+        bytes
+    }
+
+    /// [`Tree::files_under`], once per folder.
+    pub fn files_under(&self, dir: &str) -> Arc<Files> {
+        if let Some(hit) = self.files.lock().ok().and_then(|m| m.get(dir).cloned()) {
+            return hit;
+        }
+        let files = Arc::new(self.tree.files_under(dir));
+        if let Ok(mut m) = self.files.lock() {
+            m.insert(dir.to_string(), files.clone());
+        }
+        files
+    }
 }

@@ -255,23 +255,23 @@ pub fn run_reusing(
             .filter(|f| patches.contains(&f.path))
             .flat_map(|f| patch_targets(f, &sets)),
     );
-    let previous = &kept.results;
-    let done: Vec<(TargetKey, ObjectResult, Pins)> = targets
+    let (previous, keep) = (&kept.results, kept.keep);
+    let done: Vec<(Option<TargetKey>, ObjectResult)> = targets
         .par_iter()
         .map(|target| {
-            let key = target.key();
-            let result = match previous.get(&key).filter(|_| kept.keep) {
+            let key = keep.then(|| target.key());
+            let result = match key.as_ref().and_then(|k| previous.get(k)) {
                 Some((result, _)) => result.clone(),
                 None => validate_target(&catalog, target, settings),
             };
-            (key, result, target.pins.clone())
+            (key, result)
         })
         .collect();
     let mut results = Vec::with_capacity(done.len());
     let mut next = std::collections::HashMap::new();
-    for (key, result, pins) in done {
-        if kept.keep {
-            next.insert(key, (result.clone(), pins));
+    for ((key, result), target) in done.into_iter().zip(&targets) {
+        if let Some(key) = key {
+            next.insert(key, (result.clone(), target.pins.clone()));
         }
         results.push(result);
     }

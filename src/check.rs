@@ -119,18 +119,90 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Applies a repository's configuration over what the caller (the command line, the editor)
+    /// already set: given node counts, cluster roots, a baseline and `--all` / `--require-ack`
+    /// win; the configuration adds to them. `root` is what its `baseline` path is relative to.
+    pub fn apply_config(
+        &mut self,
+        config: crate::config::Config,
+        root: &std::path::Path,
+    ) -> Result<(), Fatal> {
+        for (pool, n) in &config.assume_nodes {
+            self.assume_nodes.entry(pool.clone()).or_insert(*n);
+        }
+        for r in &config.cluster_roots {
+            if !self.cluster_roots.contains(r) {
+                self.cluster_roots.push(r.clone());
+            }
+        }
+        self.assumed_platform = config.platform.clone();
+        if let (None, Some(rel)) = (&self.triage.baseline, &config.baseline) {
+            let file = root.join(rel);
+            let b = crate::triage::baseline::read(&file)?;
+            self.triage.baseline = Some((b, crate::config::relative_name(&file, root)));
+        }
+        self.triage.require_ack |= config.require_ack;
+        self.report_all |= config.report_all;
+        self.triage.config = config;
+        Ok(())
+    }
+}
+
+/// What a long-lived caller (the language server) keeps from one check to the next of the same
+/// repository, so a keystroke redoes what changed, not everything: the files read (a commit's by
+/// tree, the working tree's by size and time), the parse of every content (by blob id), the
+/// objects each Kustomize render placed (by root and inputs), each unchanged document's schema
+/// validation, and the base revision's own findings (while the base,
+/// the settings and the minute stay the same). Reused results are what computing them again
+/// gives; the outcome is the same.
+#[derive(Default)]
+pub struct Reuse {
+    sources: source::Kept,
+    parses: parse::Parses,
+    renders: crate::kustomize::Kept,
+    validation: crate::validate::Kept,
+    base_findings: Option<(String, jiff::Timestamp, Vec<Diagnostic>)>,
+}
+
+impl Reuse {
+    /// An empty store that keeps what each check computes for the next.
+    pub fn keeping() -> Self {
+        Reuse {
+            sources: source::Kept::keeping(),
+            renders: crate::kustomize::Kept::keeping(),
+            validation: crate::validate::Kept::keeping(),
+            ..Reuse::default()
+        }
+    }
+}
+
+/// How long the base revision's findings are reused: "now" decides maintenance-window findings,
+/// and a minute is the unit they are written in.
+const BASE_FINDINGS_TTL: jiff::SignedDuration = jiff::SignedDuration::from_secs(60);
+
 /// Loads, parses, indexes, diffs, forecasts and lints.
 pub fn run(options: &Options) -> Result<Outcome, Fatal> {
+    run_reusing(options, &mut Reuse::default())
+}
+
+/// [`run`], reusing what `reuse` kept from earlier runs and keeping what the next one can reuse.
+pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fatal> {
     let now = options.now;
     let mut clock = Stopwatch::from_env();
-    let mut loaded = source::load(&options.compare)?;
+    let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
-    let mut files = parse::parse_sides(&loaded.base, &loaded.head);
+    let mut files = parse::parse_sides_reusing(&loaded.base, &loaded.head, &mut reuse.parses);
     crate::classify::assign(&mut files);
     clock.lap("parse");
     let trees = crate::kustomize::tree::trees(&loaded, &options.compare);
-    let rendered = crate::kustomize::render(&files, (&trees.0, &trees.1), &options.kustomize);
+    let rendered = crate::kustomize::render_reusing(
+        &files,
+        (&trees.0, &trees.1),
+        &options.kustomize,
+        &mut reuse.renders,
+    );
     clock.lap("render");
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
@@ -156,6 +228,7 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
             diff: &diff,
         },
         rendered.diagnostics.clone(),
+        &mut reuse.validation,
     )?;
     clock.lap("forecast+validate+rules");
     let trailer_acks = if options.triage.require_ack {
@@ -186,9 +259,21 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
-        let before = lint_alone(options, &files.base, &base, &rendered.base_alone)?;
-        pre_existing =
-            crate::triage::introduced::classify(&mut diagnostics, &before, &files, &diff);
+        let key = base_findings_key(options, &files.base, &rendered.base_alone);
+        let before = match reuse.base_findings.take() {
+            Some((k, at, before))
+                if k == key && now.duration_since(at).abs() < BASE_FINDINGS_TTL =>
+            {
+                (k, at, before)
+            }
+            _ => (
+                key,
+                now,
+                lint_alone(options, &files.base, &base, &rendered.base_alone)?,
+            ),
+        };
+        let before = &reuse.base_findings.insert(before).2;
+        pre_existing = crate::triage::introduced::classify(&mut diagnostics, before, &files, &diff);
         if !options.report_all {
             diagnostics.retain(|d| d.state.introduced());
         }
@@ -221,6 +306,27 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
         unevaluated_rules: evaluated.skipped,
         redaction: std::sync::Arc::new(redaction),
     })
+}
+
+/// What the base revision's own findings depend on: its files (path and content), its render's
+/// findings, and every setting (the editor's buffers and the time aside).
+fn base_findings_key(
+    options: &Options,
+    files: &[parse::FileEntry],
+    rendered: &[Diagnostic],
+) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for f in files {
+        h.update(f.path.as_bytes());
+        h.update([0]);
+        h.update(f.id.unwrap_or_default());
+    }
+    let mut settings = options.clone();
+    settings.compare.overlay = Default::default();
+    settings.now = jiff::Timestamp::UNIX_EPOCH;
+    h.update(format!("{settings:?}\0{rendered:?}").as_bytes());
+    format!("{:x}", h.finalize())
 }
 
 /// Pairs base and head definitions; one identity may be defined once per standalone cluster.
@@ -269,6 +375,7 @@ fn evaluate(
     options: &Options,
     pair: Pair<'_>,
     rendered: Vec<Diagnostic>,
+    validation: &mut crate::validate::Kept,
 ) -> Result<Evaluation, Fatal> {
     let input = forecast::Input {
         base: pair.base,
@@ -289,7 +396,15 @@ fn evaluate(
                 modelled.diagnostics,
             )
         },
-        || crate::validate::run(pair.base, pair.head, pair.head_files, &options.validation),
+        || {
+            crate::validate::run_reusing(
+                pair.base,
+                pair.head,
+                pair.head_files,
+                &options.validation,
+                validation,
+            )
+        },
     );
     let validation = validation?;
     diagnostics.extend(rendered);
@@ -335,6 +450,8 @@ fn lint_alone(
             diff: &diff,
         },
         rendered.to_vec(),
+        // The base revision alone is validated against no base: nothing to reuse from the head's.
+        &mut crate::validate::Kept::default(),
     )?;
     let sides = ParsedSides {
         base: Vec::new(),

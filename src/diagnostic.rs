@@ -114,6 +114,45 @@ pub struct Diagnostic {
     pub object: Option<String>,
     /// New, changed or pre-existing, against the base revision.
     pub state: State,
+    /// The edit that resolves it, when nodecast knows one (editors offer it as a quick fix).
+    pub fix: Option<Fix>,
+}
+
+/// A machine-applicable edit of the finding's own head file: what `help` says, as an edit an
+/// editor can apply (quote a YAML 1.1 boolean, use the suggested name, remove an unused
+/// suppression).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the edit does, in words (a code action's title).
+    pub title: String,
+    /// The range of the finding's file that is replaced.
+    pub span: Span,
+    /// The text that replaces it.
+    pub replacement: String,
+    /// The span is a scalar whose quotes, if it has any, stay: the replacement is its new value.
+    pub keep_quotes: bool,
+}
+
+impl Fix {
+    /// Replaces a whole span with new text.
+    pub fn replace(title: impl Into<String>, span: Span, replacement: impl Into<String>) -> Self {
+        Fix {
+            title: title.into(),
+            span,
+            replacement: replacement.into(),
+            keep_quotes: false,
+        }
+    }
+
+    /// Renames the scalar at `span` to `to` ("did you mean"), keeping its quotes.
+    pub fn rename(span: Span, to: &str) -> Self {
+        Fix {
+            title: format!("use `{to}`"),
+            span,
+            replacement: to.to_string(),
+            keep_quotes: true,
+        }
+    }
 }
 
 impl Diagnostic {
@@ -130,6 +169,7 @@ impl Diagnostic {
             notes: Vec::new(),
             object: None,
             state: State::New,
+            fix: None,
         }
     }
 
@@ -163,6 +203,12 @@ impl Diagnostic {
     /// Names the object concerned.
     pub fn object(mut self, object: impl Into<String>) -> Self {
         self.object = Some(object.into());
+        self
+    }
+
+    /// Attaches the edit that resolves the finding.
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 

@@ -55,6 +55,12 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Run the language server (LSP over stdin/stdout) for editors: live findings and forecast.
+    Server {
+        /// Accepted for editors' clients that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         /// The shell.
@@ -299,6 +305,11 @@ fn main() -> ExitCode {
         ))
         .map(|_| ExitCode::SUCCESS),
         Command::Init { path, force } => init(&path, force),
+        Command::Server { stdio: _ } => Ok(if nodecast::server::serve() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        }),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             let mut out = Vec::new();
@@ -496,6 +507,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         no_base: args.no_base,
         max_file_size: args.max_file_size,
         merge_base: false,
+        overlay: Default::default(),
     };
     let mut req = req;
     let explicit =
@@ -565,40 +577,31 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
             })?,
         );
     }
-    let root = repo_root(&args.path);
+    let root = nodecast::config::root_of(&args.path);
     let config_file = match &args.config {
         Some(file) => Some(file.clone()),
         None => nodecast::config::discover(&args.path),
     };
-    if let Some(file) = config_file {
-        let config = nodecast::config::load(
+    let config = match config_file {
+        Some(file) => Some(nodecast::config::load(
             &file,
-            &relative_name(&file, &root),
+            &nodecast::config::relative_name(&file, &root),
             nodecast::catalog::all(),
-        )?;
-        for (pool, n) in &config.assume_nodes {
-            options.assume_nodes.entry(pool.clone()).or_insert(*n);
-        }
-        for r in &config.cluster_roots {
-            if !options.cluster_roots.contains(r) {
-                options.cluster_roots.push(r.clone());
-            }
-        }
-        options.assumed_platform = config.platform.clone();
-        options.triage.config = config;
-    }
-    let baseline = match (&args.baseline, &options.triage.config.baseline) {
-        (Some(file), _) => Some(file.clone()),
-        (None, Some(rel)) => Some(root.join(rel)),
-        (None, None) => None,
+        )?),
+        None => None,
     };
-    if let Some(file) = baseline {
-        let b = nodecast::triage::baseline::read(&file)?;
-        options.triage.baseline = Some((b, relative_name(&file, &root)));
+    if let Some(file) = &args.baseline {
+        let b = nodecast::triage::baseline::read(file)?;
+        options.triage.baseline = Some((b, nodecast::config::relative_name(file, &root)));
     }
-    options.triage.require_ack =
-        !args.no_require_ack && (args.require_ack || options.triage.config.require_ack);
-    options.report_all = args.all || options.triage.config.report_all;
+    options.triage.require_ack = args.require_ack;
+    options.report_all = args.all;
+    if let Some(config) = config {
+        options.apply_config(config, &root)?;
+    }
+    if args.no_require_ack {
+        options.triage.require_ack = false;
+    }
     options.triage.acks = args.ack.clone();
     if let Some(file) = &args.message_file {
         let message = std::fs::read_to_string(file).map_err(|e| {
@@ -619,29 +622,6 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
         None => options.triage.config.fail_on.unwrap_or(Severity::Error),
     };
     Ok((options, threshold))
-}
-
-/// The folder paths in findings are relative to: the repository root, or PATH outside one.
-fn repo_root(path: &std::path::Path) -> PathBuf {
-    git2::Repository::discover(path)
-        .ok()
-        .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
-        .or_else(|| path.canonicalize().ok())
-        .unwrap_or_else(|| path.to_path_buf())
-}
-
-/// A file's name relative to the root when it is inside it, else as given.
-fn relative_name(file: &std::path::Path, root: &std::path::Path) -> String {
-    let abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    match abs.strip_prefix(&root) {
-        Ok(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/"),
-        Err(_) => file.display().to_string(),
-    }
 }
 
 fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCode, Fatal> {

@@ -63,7 +63,12 @@ fn manual_pages_cover_every_command() {
     for option in ["fail\\-on", "baseline", "all"] {
         assert!(check.contains(option), "nodecast-check.1 lacks {option}");
     }
-    for page in ["nodecast.1", "nodecast-explain.1", "nodecast-init.1"] {
+    for page in [
+        "nodecast.1",
+        "nodecast-explain.1",
+        "nodecast-init.1",
+        "nodecast-server.1",
+    ] {
         assert!(out.join(page).is_file(), "{page}");
     }
 }

@@ -117,6 +117,37 @@ impl Config {
             .next_back()
     }
 
+    /// This configuration with the keys `keys` taken from `other` instead (an editor's settings
+    /// over the repository's file: a key the editor sets replaces the file's, the others stay).
+    pub fn overridden_by(mut self, other: Config, keys: &[String]) -> Config {
+        for key in keys {
+            match key.as_str() {
+                "include" => self.include = other.include.clone(),
+                "exclude" => self.exclude = other.exclude.clone(),
+                "rules" => {
+                    self.levels.retain(|l| l.paths.is_some());
+                    let top = other.levels.iter().filter(|l| l.paths.is_none()).cloned();
+                    self.levels.splice(0..0, top);
+                }
+                "overrides" => {
+                    self.levels.retain(|l| l.paths.is_none());
+                    let rest = other.levels.iter().filter(|l| l.paths.is_some()).cloned();
+                    self.levels.extend(rest);
+                }
+                "fail-on" => self.fail_on = other.fail_on,
+                "cluster-roots" => self.cluster_roots = other.cluster_roots.clone(),
+                "assume-nodes" => self.assume_nodes = other.assume_nodes.clone(),
+                "require-ack" => self.require_ack = other.require_ack,
+                "baseline" => self.baseline = other.baseline.clone(),
+                "platform" => self.platform = other.platform.clone(),
+                "report" => self.report_all = other.report_all,
+                "redact" => self.redact = other.redact.clone(),
+                _ => {}
+            }
+        }
+        self
+    }
+
     /// Whether a repository-relative path is read.
     pub fn selects(&self, path: &str) -> bool {
         let name = path.rsplit('/').next().unwrap_or(path);
@@ -152,6 +183,29 @@ pub fn discover(path: &Path) -> Option<PathBuf> {
             Some(root) if dir != root.as_path() => dir = dir.parent()?,
             _ => return None,
         }
+    }
+}
+
+/// The folder paths in findings are relative to: the repository root, or PATH outside one.
+pub fn root_of(path: &Path) -> PathBuf {
+    git2::Repository::discover(path)
+        .ok()
+        .and_then(|r| r.workdir().map(Path::to_path_buf))
+        .or_else(|| path.canonicalize().ok())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// A file's name relative to the root when it is inside it, else as given.
+pub fn relative_name(file: &Path, root: &Path) -> String {
+    let abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match abs.strip_prefix(&root) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => file.display().to_string(),
     }
 }
 
@@ -298,7 +352,8 @@ impl Validator<'_> {
     }
 
     fn unknown_key(&mut self, key: &Node, name: &str, valid: &[&str]) {
-        let help = match crate::text::closest(name, valid.iter().copied()) {
+        let closest = crate::text::closest(name, valid.iter().copied());
+        let help = match closest {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("valid keys: {}", valid.join(", ")),
         };
@@ -308,6 +363,14 @@ impl Validator<'_> {
             format!("unknown configuration key `{name}` is ignored"),
             help,
         );
+        self.suggest(closest, key.span);
+    }
+
+    /// Attaches "use the suggested name" to the finding just made.
+    fn suggest(&mut self, closest: Option<&str>, span: Span) {
+        if let (Some(to), Some(last)) = (closest, self.out.last_mut()) {
+            last.fix = Some(crate::diagnostic::Fix::rename(span, to));
+        }
     }
 
     fn string(&mut self, n: &Node) -> Option<String> {
@@ -458,7 +521,8 @@ impl Validator<'_> {
                 .iter()
                 .find(|c| c.code.eq_ignore_ascii_case(code))
             else {
-                let help = match crate::text::closest(code, names.iter().copied()) {
+                let closest = crate::text::closest(code, names.iter().copied());
+                let help = match closest {
                     Some(c) => format!("did you mean `{c}`? (`nodecast rules` lists every code)"),
                     None => "`nodecast rules` lists every code".into(),
                 };
@@ -468,6 +532,7 @@ impl Validator<'_> {
                     format!("`{code}` is not a rule code; its level is ignored"),
                     help,
                 );
+                self.suggest(closest, e.key.span);
                 continue;
             };
             if let Some(level) = self.severity(&e.value, true) {

@@ -46,6 +46,14 @@ pub fn install() {
 }
 
 fn on_signal(sig: i32) -> ! {
+    stop_renders(sig);
+    std::process::exit(128 + sig)
+}
+
+/// Stops every renderer and waits (bounded) until each render has removed its temporary folder;
+/// no render starts afterwards. For a process that ends while a check may still be rendering
+/// (`nodecast server` when its client goes away), as a signal would.
+pub fn stop_renders(sig: i32) {
     {
         let mut s = state();
         s.interrupted = Some(sig);
@@ -58,7 +66,6 @@ fn on_signal(sig: i32) -> ! {
     while state().active > 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
-    std::process::exit(128 + sig)
 }
 
 /// The signal that interrupted the run, if any.

@@ -113,8 +113,48 @@ pub struct Rendered {
 /// The rendered output (or the error) of each distinct (root, inputs fingerprint).
 type Results = HashMap<(String, [u8; 32]), Result<String, String>>;
 
+/// What one run's placements keep for the next (the language server): by (root, inputs
+/// fingerprint), the objects its render placed in the repository and the parse budget that took.
+/// The fingerprint covers every file of the root's closure and the render is a function of them,
+/// so a kept placement is what placing again gives — as long as the run's budget still holds what
+/// it used (then it is charged the same amount).
+#[derive(Default)]
+pub struct Kept {
+    keep: bool,
+    placed: HashMap<(String, [u8; 32]), Placed>,
+}
+
+/// One render's placed objects and the budget placing them used.
+#[derive(Clone)]
+struct Placed {
+    objects: Vec<RenderedObject>,
+    alias: usize,
+    payload: u64,
+}
+
+impl Kept {
+    /// Keeps each run's placements for the next (the default keeps nothing: a one-off check).
+    pub fn keeping() -> Self {
+        Kept {
+            keep: true,
+            ..Kept::default()
+        }
+    }
+}
+
 /// Renders every Kustomize root of both sides.
 pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
+    render_reusing(files, trees, settings, &mut Kept::default())
+}
+
+/// [`render`], taking a render's placed objects from `kept` when an earlier run (or the other
+/// side of this one) placed the very same render, and keeping this run's for the next.
+pub fn render_reusing(
+    files: &ParsedSides,
+    trees: (&Tree, &Tree),
+    settings: &Settings,
+    kept: &mut Kept,
+) -> Rendered {
     let mut out = Rendered::default();
     // Patches and plugin configurations are Kustomize's input, never objects of their own,
     // whether or not the overlay is rendered.
@@ -170,6 +210,7 @@ pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -
         (&base_plans, &head_plans),
         &results,
         &failed_roots,
+        kept,
     );
     out
 }
@@ -353,6 +394,7 @@ fn collect(
     (base_plans, head_plans): (&[Plan], &[Plan]),
     results: &Results,
     failed_roots: &BTreeSet<String>,
+    kept: &mut Kept,
 ) {
     // Rendered documents are parsed in root order against one budget for the whole run, so a
     // hostile overlay rendered many times costs one budget, whatever the thread timing.
@@ -363,7 +405,8 @@ fn collect(
     );
     // A root whose inputs are the same on both sides renders the same and is placed in the same
     // bytes (every file a render reads is one of its inputs): the base's placement serves the
-    // head too, so it is parsed once.
+    // head too, so it is parsed once (and, kept, serves the next run too).
+    let previous = std::mem::take(&mut kept.placed);
     let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
     for (plans, side_files, target) in [
         (base_plans, &files.base, &mut out.base),
@@ -375,14 +418,40 @@ fn collect(
                 continue;
             };
             target.consumed.extend(p.consumed.iter().cloned());
-            let objects = match placed.get(&(p.root.as_str(), p.fingerprint)) {
-                Some(objects) => objects.clone(),
+            if let Some(objects) = placed.get(&(p.root.as_str(), p.fingerprint)) {
+                target.objects.extend(objects.iter().cloned());
+                continue;
+            }
+            // Placed by an earlier run: charged what placing it took, as placing again would be.
+            let reusable = previous
+                .get(&key)
+                .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload);
+            let objects = match reusable {
+                Some(c) => {
+                    budget.alias_left -= c.alias;
+                    budget.payload.left -= c.payload;
+                    if kept.keep {
+                        kept.placed.insert(key, c.clone());
+                    }
+                    c.objects.clone()
+                }
                 None => {
+                    let before = (budget.alias_left, budget.payload.left);
+                    let hit = (budget.alias_hit, budget.payload.hit);
                     let objects = place(p, text, side_files, &mut budget);
-                    placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
+                    // A placement the budget cut short depends on what came before it: not kept.
+                    if kept.keep && hit == (budget.alias_hit, budget.payload.hit) {
+                        let placed = Placed {
+                            objects: objects.clone(),
+                            alias: before.0 - budget.alias_left,
+                            payload: before.1 - budget.payload.left,
+                        };
+                        kept.placed.insert(key, placed);
+                    }
                     objects
                 }
             };
+            placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
             target.objects.extend(objects);
         }
     }

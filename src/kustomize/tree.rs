@@ -31,6 +31,8 @@ pub enum Tree {
     Disk {
         /// The folder paths are relative to.
         root: PathBuf,
+        /// An editor's unsaved buffers, read instead of the files they edit (`nodecast server`).
+        overlay: crate::source::Overlay,
     },
     /// Nothing (no base).
     Empty,
@@ -60,7 +62,19 @@ impl Tree {
                     Some(index_files(r, entries.get_or_init(|| stage0(r)), dir))
                 })
                 .unwrap_or_default(),
-            Tree::Disk { root } => disk_files(root, dir),
+            Tree::Disk { root, overlay } => {
+                let mut files = disk_files(root, dir);
+                for (path, bytes) in overlay.iter().filter(|(p, _)| under(p, dir)) {
+                    match files.iter().position(|(p, _)| p == path) {
+                        Some(i) => files[i].1 = bytes.to_vec(),
+                        None if files.len() < MAX_FILES => {
+                            files.push((path.clone(), bytes.to_vec()))
+                        }
+                        None => {}
+                    }
+                }
+                files
+            }
             Tree::Empty => Vec::new(),
         }
     }
@@ -87,7 +101,10 @@ impl Tree {
                 let blob = r.find_blob(entries.get(path.as_bytes())?.0).ok()?;
                 Some(blob.content().to_vec())
             }),
-            Tree::Disk { root } => {
+            Tree::Disk { root, overlay } => {
+                if let Some(bytes) = overlay.get(path) {
+                    return Some(bytes.to_vec());
+                }
                 let full = root.join(path);
                 let meta = std::fs::symlink_metadata(&full).ok()?;
                 (meta.is_file() && meta.len() <= MAX_FILE)
@@ -271,11 +288,19 @@ pub fn trees(loaded: &crate::source::Loaded, req: &crate::source::CompareRequest
             },
             SourceKind::Worktree => Tree::Disk {
                 root: loaded.root.clone(),
+                overlay: req.overlay.clone(),
             },
+            // Two plain folders (`--base-dir`) have no editor buffers; a head folder outside a
+            // repository does.
             SourceKind::Dir => Tree::Disk {
                 root: dir
                     .map(Path::to_path_buf)
                     .unwrap_or_else(|| req.path.clone()),
+                overlay: if req.base_dir.is_none() {
+                    req.overlay.clone()
+                } else {
+                    Default::default()
+                },
             },
             SourceKind::None => Tree::Empty,
         }

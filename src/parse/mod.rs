@@ -201,10 +201,26 @@ type FirstPass = ([u8; 20], Arc<[u8]>, ParsedFile, Budget);
 /// aliases need more than the first pass allows are parsed again, sequentially in content order,
 /// so which of them the run's budget covers never depends on thread timing).
 pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
+    parse_sides_reusing(base, head, &mut Parses::default())
+}
+
+/// Parses kept between runs by content id (a long-lived caller such as the language server, whose
+/// next check differs by a few files): only contents parsed within their own budget are kept, so
+/// a kept parse is exactly what parsing again would give.
+pub type Parses = HashMap<[u8; 20], Arc<ParsedFile>>;
+
+/// [`parse_sides`], taking the parse of a content from `kept` when an earlier run made it; on
+/// return `kept` holds the reusable parses of this run's contents (and nothing else).
+pub fn parse_sides_reusing(base: &Snapshot, head: &Snapshot, kept: &mut Parses) -> ParsedSides {
     let mut unique: HashMap<[u8; 20], Arc<[u8]>> = HashMap::new();
+    let mut reused: HashMap<[u8; 20], Arc<ParsedFile>> = HashMap::new();
     for file in base.files.iter().chain(&head.files) {
         if let Content::Bytes { id, bytes } = &file.content {
-            unique.entry(*id).or_insert_with(|| bytes.clone());
+            if let Some(p) = kept.get(id) {
+                reused.entry(*id).or_insert_with(|| p.clone());
+            } else {
+                unique.entry(*id).or_insert_with(|| bytes.clone());
+            }
         }
     }
     let first: Vec<FirstPass> = unique
@@ -219,7 +235,8 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             (id, bytes, f, budget)
         })
         .collect();
-    let mut parsed: HashMap<[u8; 20], Arc<ParsedFile>> = HashMap::with_capacity(first.len());
+    let mut parsed: HashMap<[u8; 20], Arc<ParsedFile>> = reused;
+    parsed.reserve(first.len());
     let mut again: Vec<([u8; 20], Arc<[u8]>)> = Vec::new();
     for (id, bytes, f, budget) in first {
         if budget.hit() {
@@ -228,6 +245,10 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
             parsed.insert(id, Arc::new(f));
         }
     }
+    // What the first pass parsed within a file's own budget does not depend on the other files:
+    // it is what the next run would parse. The second pass shares the run's budget: not kept.
+    kept.clear();
+    kept.extend(parsed.iter().map(|(id, p)| (*id, p.clone())));
     again.sort_by_key(|a| a.0);
     let (mut alias_left, mut payload_left) = (RUN_ALIAS_BUDGET, RUN_PAYLOAD_BUDGET);
     for (id, bytes) in again {

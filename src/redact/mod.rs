@@ -637,6 +637,16 @@ pub fn outcome(
         for r in &mut d.related {
             redaction.scrub_in_place(&mut r.message);
         }
+        // An edit that would write a private value (or whose title shows one) is dropped: a
+        // masked replacement cannot be applied.
+        if let Some(fix) = &d.fix {
+            let (mut title, mut replacement) = (fix.title.clone(), fix.replacement.clone());
+            redaction.scrub_in_place(&mut title);
+            redaction.scrub_in_place(&mut replacement);
+            if title != fix.title || replacement != fix.replacement {
+                d.fix = None;
+            }
+        }
     }
     for i in forecast {
         for c in &mut i.causes {

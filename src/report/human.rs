@@ -398,50 +398,12 @@ fn render_forecast(o: &Outcome, out: &mut String) {
         return;
     }
     for i in &o.forecast {
-        let name = match &i.target.namespace {
-            Some(ns) => format!("{ns}/{}", i.target.name),
-            None => i.target.name.clone(),
-        };
-        let shape = match (&i.rollout, i.nodes) {
-            (Some(r), _) => r.summary.clone(),
-            (None, Some(n)) => format!("{n} {}", plural(n as usize, "node", "nodes")),
-            (None, None) => "all nodes in the pool".to_string(),
-        };
-        let when = match (&i.when.at, i.when.state.as_str()) {
-            (Some(at), state) => format!("{state} {at}"),
-            (None, state) => state.to_string(),
-        };
-        let drain = if i.drain { ", drained" } else { "" };
-        let _ = writeln!(
-            out,
-            "  {} {}  [{}]  {}{drain} — {shape} — {when}",
-            i.target.kind,
-            name,
-            i.target.cluster,
-            super::action_name(i.action),
-        );
+        let _ = writeln!(out, "  {}", forecast_line(i));
         for c in &i.causes {
-            // A cause in a file the change deletes points into the base revision.
-            let gone = o.has_base
-                && !c.file.is_empty()
-                && !o.files.head.iter().any(|f| f.path == c.file)
-                && o.files.base.iter().any(|f| f.path == c.file);
-            let _ = writeln!(
-                out,
-                "      {}:{}:{}{}  {}",
-                c.file,
-                c.line,
-                c.column,
-                if gone {
-                    " (deleted file, base revision)"
-                } else {
-                    ""
-                },
-                c.summary
-            );
+            let _ = writeln!(out, "      {}", cause_line(o, c));
         }
-        if i.when.state != "now" || i.when.reason != crate::forecast::When::now().reason {
-            let _ = writeln!(out, "      when: {}", i.when.reason);
+        if let Some(when) = when_line(i) {
+            let _ = writeln!(out, "      {when}");
         }
         if let (true, Some(fp)) = (o.verbose, &i.fingerprint) {
             let _ = writeln!(
@@ -470,6 +432,79 @@ fn render_forecast(o: &Outcome, out: &mut String) {
         }
     }
     let _ = writeln!(out);
+}
+
+/// One forecast entry in a line: `MachineConfigPool worker  [cluster]  reboot, drained — 6
+/// nodes, 1 at a time: 6 waves — window 2026-11-21T02:00:00Z` (the report's Forecast section and
+/// the editor's hover say it the same way).
+pub fn forecast_line(i: &crate::forecast::Impact) -> String {
+    let name = match &i.target.namespace {
+        Some(ns) => format!("{ns}/{}", i.target.name),
+        None => i.target.name.clone(),
+    };
+    let shape = match (&i.rollout, i.nodes) {
+        (Some(r), _) => r.summary.clone(),
+        (None, Some(n)) => format!("{n} {}", plural(n as usize, "node", "nodes")),
+        (None, None) => "all nodes in the pool".to_string(),
+    };
+    let when = match (&i.when.at, i.when.state.as_str()) {
+        (Some(at), state) => format!("{state} {at}"),
+        (None, state) => state.to_string(),
+    };
+    let drain = if i.drain { ", drained" } else { "" };
+    format!(
+        "{} {}  [{}]  {}{drain} — {shape} — {when}",
+        i.target.kind,
+        name,
+        i.target.cluster,
+        super::action_name(i.action),
+    )
+}
+
+/// One cause of a forecast entry: `file:line:col  what changed` (a file the change deletes is
+/// marked: the place is in the base revision).
+pub fn cause_line(o: &Outcome, c: &crate::forecast::Cause) -> String {
+    let gone = o.has_base
+        && !c.file.is_empty()
+        && !o.files.head.iter().any(|f| f.path == c.file)
+        && o.files.base.iter().any(|f| f.path == c.file);
+    format!(
+        "{}:{}:{}{}  {}",
+        c.file,
+        c.line,
+        c.column,
+        if gone {
+            " (deleted file, base revision)"
+        } else {
+            ""
+        },
+        c.summary
+    )
+}
+
+/// `when: …` when the entry does not simply start once the change is applied.
+pub fn when_line(i: &crate::forecast::Impact) -> Option<String> {
+    (i.when.state != "now" || i.when.reason != crate::forecast::When::now().reason)
+        .then(|| format!("when: {}", i.when.reason))
+}
+
+/// What a finding's frame says under it: the help, the notes, and whether the base revision has
+/// it too (the editor's diagnostics carry the same lines).
+pub fn help_lines(d: &Diagnostic) -> Vec<String> {
+    let mut help = d.help.clone().map(|h| vec![h]).unwrap_or_default();
+    help.extend(d.notes.iter().map(|n| format!("note: {n}")));
+    match d.state {
+        State::PreExisting => help.push(
+            "note: pre-existing: the base revision has this finding too; it does not fail the check"
+                .into(),
+        ),
+        State::Changed => help.push(
+            "note: the base revision has this finding too, and this change edits the place it points at"
+                .into(),
+        ),
+        State::New => {}
+    }
+    help
 }
 
 /// A finding as miette wants it.
@@ -594,20 +629,10 @@ fn frame(d: &Diagnostic, texts: &Texts) -> Frame {
             }
         }
     }
-    let mut help = d.help.clone().map(|h| vec![h]).unwrap_or_default();
-    help.extend(d.notes.iter().map(|n| format!("note: {n}")));
-    help.push(format!("docs: nodecast explain {}", d.code));
-    match d.state {
-        State::PreExisting => help.push(
-            "note: pre-existing: the base revision has this finding too; it does not fail the check"
-                .into(),
-        ),
-        State::Changed => help.push(
-            "note: the base revision has this finding too, and this change edits the place it points at"
-                .into(),
-        ),
-        State::New => {}
-    }
+    let mut help = help_lines(d);
+    // The docs line comes before the state note, as it always has.
+    let at = d.help.iter().count() + d.notes.len();
+    help.insert(at, format!("docs: nodecast explain {}", d.code));
     let message = if framed {
         format!("{} {}", d.code, d.message)
     } else {

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
 use crate::inventory::kinds;
 use crate::parse::type_meta;
 use crate::text::closest;
@@ -40,7 +40,9 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         )
         .label("unknown kind");
         diag = match closest(kind, known.iter().copied()) {
-            Some(s) => diag.help(format!("did you mean `{s}`?")),
+            Some(s) => diag
+                .help(format!("did you mean `{s}`?"))
+                .fix(Fix::rename(span, s)),
             None => diag.help(format!(
                 "kinds of {group} nodecast knows: {}",
                 known.join(", ")

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
 use crate::inventory::ReferenceKind;
 use crate::text::closest;
 
@@ -49,7 +49,19 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 location,
             )
             .label("no such object");
+            // The name as written can be replaced only where it is written as is (a name a
+            // Kustomize prefix or suffix changes is not the text at the span).
+            let written = ctx
+                .head_files
+                .iter()
+                .find(|f| f.path == from.path)
+                .and_then(|f| f.parsed.text.as_deref())
+                .and_then(|t| t.get(r.span.start.offset..r.span.end.offset))
+                .map(|t| t.trim_matches(['"', '\'']));
             d = match closest(&r.target.name, candidates.iter().copied()) {
+                Some(s) if written == Some(r.target.name.as_str()) => d
+                    .help(format!("did you mean `{s}`?"))
+                    .fix(Fix::rename(r.span, s)),
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help(format!(
                     "add the {} `{}` to namespace `{ns}`, or fix the name",

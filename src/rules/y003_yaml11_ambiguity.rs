@@ -7,7 +7,7 @@ use nodecast_yaml::{Ambiguity, ProblemKind};
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
 use crate::parse::{type_meta, ParsedDoc};
 
 /// The code this rule emits.
@@ -73,11 +73,30 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!("quote it (\"{text}\") so every tool reads the same string"),
             ),
         };
-        out.push(
-            Diagnostic::new(&CODE, message, Location::head(&p.file.path, p.problem.span))
-                .label("unquoted")
-                .help(help),
-        );
+        let span = p.problem.span;
+        let fix = match kind {
+            Ambiguity::Boolean => Some(Fix::replace(
+                format!("quote `{text}` (the string \"{text}\")"),
+                span,
+                format!("\"{text}\""),
+            )),
+            Ambiguity::Octal => octal(text)
+                .map(|v| Fix::replace(format!("write the decimal value {v}"), span, v.to_string())),
+            Ambiguity::Sexagesimal => Some(Fix::replace(
+                format!("quote `{text}`"),
+                span,
+                format!("\"{text}\""),
+            )),
+        };
+        let mut d = Diagnostic::new(&CODE, message, Location::head(&p.file.path, span))
+            .label("unquoted")
+            .help(help);
+        // Only a plain scalar written as is can be quoted in place (not one inside a quoted
+        // payload, whose text is escaped).
+        if let (Some(fix), true) = (fix, is_plain_word(text)) {
+            d = d.fix(fix);
+        }
+        out.push(d);
     }
 }
 
@@ -98,6 +117,14 @@ fn changes_meaning(kind: Ambiguity, doc: &ParsedDoc, offset: usize) -> bool {
         // File modes are written in octal on purpose (Ignition `mode`, volume `defaultMode`).
         Ambiguity::Octal => !(key == "mode" || key.ends_with("Mode")),
     }
+}
+
+/// Text a YAML 1.1 ambiguity can be written as: a bare word, digits and signs, no quotes.
+fn is_plain_word(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '_' | ':' | '.'))
 }
 
 fn is_true(text: &str) -> bool {

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 
 use git2::{Commit, Oid, Repository, StatusOptions};
 
-use super::{dir, git, is_manifest_path, Snapshot, SnapshotInfo, SourceKind};
+use super::{
+    content_from_bytes, dir, git, is_manifest_path, Overlay, Snapshot, SnapshotInfo, SourceFile,
+    SourceKind,
+};
 use crate::Fatal;
 
 /// The user's choice of base and head (CLI flags), before it is resolved against the repository.
@@ -27,6 +30,9 @@ pub struct CompareRequest {
     /// Compare against the fork point of `base` and the head even when `base` is a commit id
     /// (a pull request's `base.sha` moves on while the branch is open).
     pub merge_base: bool,
+    /// Buffers laid over the files of a head read from disk (the working tree, or the folder
+    /// outside a repository): `nodecast server` checks what the editor shows.
+    pub overlay: Overlay,
 }
 
 /// Both snapshots, and where paths are relative to.
@@ -42,19 +48,52 @@ pub struct Loaded {
     pub has_base: bool,
 }
 
+/// What a long-lived caller (the language server) keeps between loads of one repository: the
+/// files of commits' trees (by tree id: a commit is read once) and what the working tree's files
+/// were (an unchanged file is not read and hashed again).
+#[derive(Debug, Default)]
+pub struct Kept {
+    keep: bool,
+    trees: Vec<(TreeKey, Vec<SourceFile>)>,
+    worktree: dir::Stamps,
+}
+
+impl Kept {
+    /// Keeps what each load reads for the next (the default keeps nothing: a one-off check frees
+    /// the files' bytes as soon as they are parsed).
+    pub fn keeping() -> Self {
+        Kept {
+            keep: true,
+            ..Kept::default()
+        }
+    }
+}
+
+/// A tree read for a scope with a size limit.
+type TreeKey = (Oid, String, u64);
+
+/// Trees kept (a base and a head revision, and the ones before them).
+const KEPT_TREES: usize = 4;
+
 /// Resolves the request and reads both snapshots.
 pub fn load(req: &CompareRequest) -> Result<Loaded, Fatal> {
+    load_reusing(req, &mut Kept::default())
+}
+
+/// [`load`], reusing what `kept` holds from earlier loads and keeping what this one read.
+pub fn load_reusing(req: &CompareRequest, kept: &mut Kept) -> Result<Loaded, Fatal> {
     if let Some(base_dir) = &req.base_dir {
         return load_dirs(base_dir, &req.path, req.max_file_size);
     }
     match Repository::discover(&req.path) {
-        Ok(repo) => load_git(&repo, req),
+        Ok(repo) => load_git(&repo, req, kept),
         Err(_) if req.base.is_some() || req.head.is_some() || req.staged => Err(Fatal::new(
             format!("{} is not inside a Git repository", req.path.display()),
             "--base, --head and --staged need a Git repository; to compare two folders use --base-dir DIR",
         )),
         Err(_) => {
-            let head = read_plain_dir(&req.path, req.max_file_size)?;
+            let mut head = read_plain_dir(&req.path, req.max_file_size)?;
+            lay_over(&mut head.files, &req.overlay, &req.path, "", req.max_file_size);
             Ok(Loaded {
                 base: Snapshot::empty("nothing (not a Git repository)"),
                 head,
@@ -93,7 +132,7 @@ fn read_plain_dir(path: &Path, max: u64) -> Result<Snapshot, Fatal> {
     })
 }
 
-fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
+fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<Loaded, Fatal> {
     let max = req.max_file_size;
     let workdir = repo.workdir().map(Path::to_path_buf);
     let scope = scope_of(repo, workdir.as_deref(), &req.path)?;
@@ -103,7 +142,7 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
     // Head side.
     let (head, head_for_merge_base): (Snapshot, Option<Oid>) = if let Some(rev) = &req.head {
         let commit = resolve_commit(repo, rev)?;
-        let snap = tree_snapshot(repo, &commit, rev, &scope, max)?;
+        let snap = tree_snapshot(repo, &commit, rev, &scope, max, kept)?;
         (snap, Some(commit.id()))
     } else if req.staged {
         let files = git::read_index(repo, &scope, max)
@@ -129,13 +168,20 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
         } else {
             workdir.join(&scope)
         };
+        let stamps = kept.keep.then_some(&mut kept.worktree);
+        let mut files = dir::read_worktree(workdir, &scope_path, max, stamps);
+        lay_over(&mut files, &req.overlay, workdir, &scope, max);
         let snap = Snapshot {
             info: SnapshotInfo {
                 kind: SourceKind::Worktree,
                 rev: None,
-                label: "working tree".into(),
+                label: if req.overlay.is_empty() {
+                    "working tree".into()
+                } else {
+                    "working tree with unsaved changes".into()
+                },
             },
-            files: dir::read_worktree(workdir, &scope_path, max),
+            files,
         };
         (snap, head_commit.as_ref().map(Commit::id))
     };
@@ -151,6 +197,7 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
             req.merge_base,
             &scope,
             max,
+            kept,
         )?)
     } else if let Some(rev) = &req.head {
         Some(parent_snapshot(
@@ -159,14 +206,15 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
             &format!("{rev}^"),
             &scope,
             max,
+            kept,
         )?)
     } else {
         match &head_commit {
             None => None,
             Some(commit) if req.staged || worktree_has_manifest_changes(repo, &scope) => {
-                Some(tree_snapshot(repo, commit, "HEAD", &scope, max)?)
+                Some(tree_snapshot(repo, commit, "HEAD", &scope, max, kept)?)
             }
-            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", &scope, max)?),
+            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", &scope, max, kept)?),
         }
     };
     let has_base = base.is_some();
@@ -183,6 +231,34 @@ fn load_git(repo: &Repository, req: &CompareRequest) -> Result<Loaded, Fatal> {
         root,
         has_base: has_base || (!req.no_base && head_commit.is_none()),
     })
+}
+
+/// Lays an editor's buffers over the files read from disk below `root`: a buffer replaces the
+/// file it edits, and a buffer of a file not yet saved is added. Only manifests inside the scope
+/// are laid over; a file the walk skipped although it exists (ignored by Git) stays skipped.
+fn lay_over(files: &mut Vec<SourceFile>, overlay: &Overlay, root: &Path, scope: &str, max: u64) {
+    for (path, bytes) in overlay.iter() {
+        let inside = scope.is_empty()
+            || path
+                .strip_prefix(scope)
+                .is_some_and(|rest| rest.starts_with('/'));
+        if !inside || !is_manifest_path(path) {
+            continue;
+        }
+        let content = content_from_bytes(bytes.to_vec(), max);
+        match files.binary_search_by(|f| f.path.as_str().cmp(path)) {
+            Ok(i) => files[i].content = content,
+            Err(i) if !root.join(path).exists() => files.insert(
+                i,
+                SourceFile {
+                    path: path.clone(),
+                    content,
+                    via_link: false,
+                },
+            ),
+            Err(_) => {}
+        }
+    }
 }
 
 /// The path prefix (relative to the repository root) that PATH selects.
@@ -262,6 +338,7 @@ fn resolve_base(
     merge_base: bool,
     scope: &str,
     max: u64,
+    kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
     // `actions/checkout` clones hold no local `main`, only `origin/main`: a branch name that
     // names no revision here is looked up as the remote-tracking branch of `origin`.
@@ -305,9 +382,10 @@ fn resolve_base(
             &format!("merge-base of {rev}"),
             scope,
             max,
+            kept,
         );
     }
-    tree_snapshot(repo, &commit, rev, scope, max)
+    tree_snapshot(repo, &commit, rev, scope, max, kept)
 }
 
 fn parent_snapshot(
@@ -316,10 +394,11 @@ fn parent_snapshot(
     label: &str,
     scope: &str,
     max: u64,
+    kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
     match commit.parent_ids().next() {
         Some(parent) => match repo.find_commit(parent) {
-            Ok(parent) => tree_snapshot(repo, &parent, label, scope, max),
+            Ok(parent) => tree_snapshot(repo, &parent, label, scope, max, kept),
             Err(_) => Err(shallow_fatal(label)),
         },
         None if repo.is_shallow() => Err(shallow_fatal(label)),
@@ -336,15 +415,34 @@ fn tree_snapshot(
     label: &str,
     scope: &str,
     max: u64,
+    kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
     let tree = commit.tree_id();
-    let files = git::read_tree(repo, tree, scope, max).map_err(|err| {
-        if repo.is_shallow() {
-            shallow_fatal(label)
-        } else {
-            git_fatal(&format!("cannot read the tree of {label}"), err)
+    let key: TreeKey = (tree, scope.to_string(), max);
+    let files = match kept.trees.iter().position(|(k, _)| *k == key) {
+        Some(i) => {
+            let entry = kept.trees.remove(i);
+            let files = entry.1.clone();
+            kept.trees.push(entry);
+            files
         }
-    })?;
+        None => {
+            let files = git::read_tree(repo, tree, scope, max).map_err(|err| {
+                if repo.is_shallow() {
+                    shallow_fatal(label)
+                } else {
+                    git_fatal(&format!("cannot read the tree of {label}"), err)
+                }
+            })?;
+            if kept.keep {
+                if kept.trees.len() >= KEPT_TREES {
+                    kept.trees.remove(0);
+                }
+                kept.trees.push((key, files.clone()));
+            }
+            files
+        }
+    };
     Ok(Snapshot {
         info: SnapshotInfo {
             kind: SourceKind::Git,

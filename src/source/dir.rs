@@ -4,7 +4,9 @@
 //! that stay inside the compared folder are followed (a linked folder is read under the link's
 //! path), links that leave it, dangle or loop are reported and never read.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use rayon::prelude::*;
 
@@ -121,9 +123,33 @@ fn read_link(root: &Path, link: &Path, rel: &str, max: u64, depth: u32) -> Vec<S
     out
 }
 
+/// What an earlier read learnt of a working-tree file: unchanged size and modification time mean
+/// unchanged content, unless the time is within [`RACY`] of the read (another write in the same
+/// tick of the clock would not show: Git's "racily clean" entries).
+#[derive(Clone, Debug)]
+pub struct Stamp {
+    len: u64,
+    modified: SystemTime,
+    read_at: SystemTime,
+    content: Content,
+}
+
+/// Working-tree files by repository-relative path, as the last read found them.
+pub type Stamps = HashMap<String, Stamp>;
+
+/// How close to its read a modification time makes an entry untrustworthy.
+const RACY: Duration = Duration::from_secs(2);
+
 /// The manifest files of a working tree below `scope`, as Git would see them (ignored files are
-/// skipped), with paths relative to the repository root `workdir`.
-pub fn read_worktree(workdir: &Path, scope: &Path, max: u64) -> Vec<SourceFile> {
+/// skipped), with paths relative to the repository root `workdir`. A file `stamps` says is
+/// unchanged is not read again; `stamps` is replaced by what this read found.
+pub fn read_worktree(
+    workdir: &Path,
+    scope: &Path,
+    max: u64,
+    mut stamps: Option<&mut Stamps>,
+) -> Vec<SourceFile> {
+    let read_at = SystemTime::now();
     let walker = ignore::WalkBuilder::new(scope)
         .hidden(false)
         .ignore(false)
@@ -153,10 +179,49 @@ pub fn read_worktree(workdir: &Path, scope: &Path, max: u64) -> Vec<SourceFile> 
         }
     }
     // Reading and hashing (the blob id) are independent per file: do them in parallel.
-    let mut files: Vec<SourceFile> = found
+    let empty = Stamps::new();
+    let old: &Stamps = stamps.as_deref().unwrap_or(&empty);
+    let read: Vec<(SourceFile, Option<Stamp>)> = found
         .into_par_iter()
-        .map(|(path, rel)| read_one(&path, rel, max, false))
+        .map(|(path, rel)| {
+            let meta = std::fs::metadata(&path).ok();
+            let now = meta
+                .as_ref()
+                .and_then(|m| Some((m.len(), m.modified().ok()?)));
+            if let (Some((len, modified)), Some(kept)) = (now, old.get(&rel)) {
+                let trusted = kept
+                    .read_at
+                    .duration_since(modified)
+                    .is_ok_and(|d| d >= RACY);
+                if kept.len == len && kept.modified == modified && trusted {
+                    let file = SourceFile {
+                        path: rel,
+                        content: kept.content.clone(),
+                        via_link: false,
+                    };
+                    return (file, Some(kept.clone()));
+                }
+            }
+            let file = read_one(&path, rel, max, false);
+            let stamp = now.map(|(len, modified)| Stamp {
+                len,
+                modified,
+                read_at,
+                content: file.content.clone(),
+            });
+            (file, stamp)
+        })
         .collect();
+    if let Some(stamps) = stamps.as_deref_mut() {
+        stamps.clear();
+    }
+    let mut files = Vec::with_capacity(read.len() + linked.len());
+    for (file, stamp) in read {
+        if let (Some(stamps), Some(stamp)) = (stamps.as_deref_mut(), stamp) {
+            stamps.insert(file.path.clone(), stamp);
+        }
+        files.push(file);
+    }
     files.extend(linked);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files

@@ -9,9 +9,14 @@ mod dir;
 mod git;
 mod links;
 
-pub use compare::{load, CompareRequest, Loaded};
+pub use compare::{load, load_reusing, CompareRequest, Kept, Loaded};
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// An editor's unsaved buffers laid over the working tree (repository-relative path → bytes):
+/// the head an editor shows is what is checked, and nothing is written into the repository.
+pub type Overlay = Arc<BTreeMap<String, Arc<[u8]>>>;
 
 /// Where a snapshot came from; the JSON report's `compared.*.source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use nodecast_yaml::{LineIndex, Span};
 
 use super::codes;
-use crate::diagnostic::{Diagnostic, Location, Side};
+use crate::diagnostic::{Diagnostic, Fix, Location, Side};
 use crate::parse::FileEntry;
 
 /// Whether a suppression covers one line or the whole file.
@@ -214,13 +214,62 @@ pub fn apply(
                     Scope::File => format!("suppression of {code} matches no finding in this file"),
                 }
             };
-            kept.push(
-                Diagnostic::new(c104, message, Location::head(&s.path, s.span))
-                    .help(format!("remove `{code}` from the suppression")),
-            );
+            let mut d = Diagnostic::new(c104, message, Location::head(&s.path, s.span))
+                .help(format!("remove `{code}` from the suppression"));
+            if let Some(fix) = removal(files, s, code) {
+                d = d.fix(fix);
+            }
+            kept.push(d);
         }
     }
     (kept, suppressed)
+}
+
+/// The edit that removes one code from a suppression: the code from its list, or the whole
+/// comment when it names nothing else (its line too when the comment stands alone).
+fn removal(files: &[FileEntry], s: &Suppression, code: &str) -> Option<Fix> {
+    let text = files
+        .iter()
+        .find(|f| f.path == s.path)
+        .and_then(|f| f.parsed.text.as_deref())?;
+    let rest: Vec<&str> = s
+        .codes
+        .iter()
+        .filter(|c| *c != code)
+        .map(String::as_str)
+        .collect();
+    if !rest.is_empty() {
+        let what = match s.scope {
+            Scope::Line => "ignore",
+            Scope::File => "ignore-file",
+        };
+        let comment = format!("# nodecast: {what}[{}] {}", rest.join(", "), s.reason);
+        return Some(Fix::replace(
+            format!("remove `{code}` from the suppression"),
+            s.span,
+            comment.trim_end(),
+        ));
+    }
+    let (start, end) = (s.span.start.offset, s.span.end.offset);
+    let (start, end) = if s.alone {
+        let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text
+            .get(end..)?
+            .find('\n')
+            .map_or(text.len(), |i| end + i + 1);
+        (line_start, line_end)
+    } else {
+        (text.get(..start)?.trim_end_matches([' ', '\t']).len(), end)
+    };
+    let index = LineIndex::new(text);
+    Some(Fix::replace(
+        "remove the unused suppression",
+        Span {
+            start: index.pos(text, start),
+            end: index.pos(text, end),
+        },
+        "",
+    ))
 }
 
 #[cfg(test)]
@@ -258,5 +307,52 @@ mod tests {
         assert!(parse("ignore[] x").is_err());
         assert!(parse("ignore Y003").is_err());
         assert!(parse("ignore[Y003 x").is_err());
+    }
+
+    #[test]
+    fn unused_suppressions_come_with_the_edit_that_removes_them() {
+        let text =
+            "a: 1\n  # nodecast: ignore[Y003] old\nb: yes  # nodecast: ignore[Y002, Y003] x\n";
+        let file = FileEntry::new(
+            "f.yaml",
+            std::sync::Arc::new(crate::parse::parse_file(text.as_bytes())),
+        );
+        let (out, _) = apply(
+            std::slice::from_ref(&file),
+            Vec::new(),
+            crate::catalog::all(),
+        );
+        let fixes: Vec<(String, &str, String)> = out
+            .iter()
+            .filter_map(|d| d.fix.as_ref())
+            .map(|f| {
+                (
+                    f.title.clone(),
+                    &text[f.span.start.offset..f.span.end.offset],
+                    f.replacement.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            fixes,
+            [
+                // Alone on its line: the line goes.
+                (
+                    "remove the unused suppression".to_string(),
+                    "  # nodecast: ignore[Y003] old\n",
+                    String::new()
+                ),
+                (
+                    "remove `Y002` from the suppression".to_string(),
+                    "# nodecast: ignore[Y002, Y003] x",
+                    "# nodecast: ignore[Y003] x".to_string()
+                ),
+                (
+                    "remove `Y003` from the suppression".to_string(),
+                    "# nodecast: ignore[Y002, Y003] x",
+                    "# nodecast: ignore[Y002] x".to_string()
+                ),
+            ]
+        );
     }
 }

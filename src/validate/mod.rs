@@ -18,6 +18,7 @@ mod locate;
 mod templated;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -25,7 +26,7 @@ use serde_json::Value;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{identity, kinds, Inventory, Object, ObjectId};
-use crate::parse::{type_meta, FileEntry};
+use crate::parse::{type_meta, FileEntry, ParsedFile};
 use crate::Fatal;
 use nodecast_yaml::Node;
 
@@ -146,10 +147,90 @@ pub fn run(
     head_files: &[FileEntry],
     settings: &Settings,
 ) -> Result<Output, Fatal> {
+    run_reusing(base, head, head_files, settings, &mut Kept::default())
+}
+
+/// What one validation keeps for the next of the same repository (the language server): each
+/// document's result, by the document itself (its parse, which the parse stage keeps for an
+/// unchanged file, pinned here so its address names it), the base document it was compared with,
+/// and everything else the result depends on; all of it under the schemas and settings of the
+/// run. A changed file is a new parse: validated again.
+#[derive(Default)]
+pub struct Kept {
+    keep: bool,
+    fingerprint: String,
+    results: std::collections::HashMap<TargetKey, (ObjectResult, Pins)>,
+}
+
+impl Kept {
+    /// Keeps each run's results for the next (the default keeps nothing: a one-off check).
+    pub fn keeping() -> Self {
+        Kept {
+            keep: true,
+            ..Kept::default()
+        }
+    }
+}
+
+/// The parses a kept result's key points into, held so no other parse can take their place.
+type Pins = (Arc<ParsedFile>, Option<Arc<ParsedFile>>);
+
+/// What a document's result depends on besides the schemas and settings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct TargetKey {
+    root: usize,
+    base: usize,
+    id: ObjectId,
+    api_version: String,
+    path: String,
+    label: String,
+    feature_set: String,
+    partial: bool,
+    rendered: bool,
+}
+
+/// What every result of a run depends on: the settings and the schemas (the repository's CRDs,
+/// `--schemas DIR`'s files).
+fn fingerprint(head: &Inventory, settings: &Settings) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(format!("{settings:?}").as_bytes());
+    for object in head.of_kind("apiextensions.k8s.io", "CustomResourceDefinition") {
+        h.update(object.path.as_bytes());
+        h.update(object.root().to_json().to_string().as_bytes());
+    }
+    if let Some(dir) = &settings.schemas_dir {
+        for e in walkdir::WalkDir::new(dir)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+        {
+            let meta = e.metadata().ok();
+            let modified = meta.as_ref().and_then(|m| m.modified().ok());
+            h.update(format!("{:?} {:?} {modified:?}", e.path(), meta.map(|m| m.len())).as_bytes());
+        }
+    }
+    format!("{:x}", h.finalize())
+}
+
+/// [`run`], taking a document's result from `kept` when an earlier run validated the very same
+/// document under the same schemas, and keeping this run's results for the next.
+pub fn run_reusing(
+    base: &Inventory,
+    head: &Inventory,
+    head_files: &[FileEntry],
+    settings: &Settings,
+    kept: &mut Kept,
+) -> Result<Output, Fatal> {
     if settings.disabled {
         return Ok(Output::default());
     }
     let catalog = catalog_for(head, settings)?;
+    let print = fingerprint(head, settings);
+    if kept.fingerprint != print {
+        kept.results.clear();
+        kept.fingerprint = print;
+    }
     let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
     let mut patches = kustomize::patch_files(head_files);
     // Every file of partial objects (patches, unreferenced files, generator manifests) is checked
@@ -174,10 +255,27 @@ pub fn run(
             .filter(|f| patches.contains(&f.path))
             .flat_map(|f| patch_targets(f, &sets)),
     );
-    let results: Vec<ObjectResult> = targets
+    let (previous, keep) = (&kept.results, kept.keep);
+    let done: Vec<(Option<TargetKey>, ObjectResult)> = targets
         .par_iter()
-        .map(|target| validate_target(&catalog, target, settings))
+        .map(|target| {
+            let key = keep.then(|| target.key());
+            let result = match key.as_ref().and_then(|k| previous.get(k)) {
+                Some((result, _)) => result.clone(),
+                None => validate_target(&catalog, target, settings),
+            };
+            (key, result)
+        })
         .collect();
+    let mut results = Vec::with_capacity(done.len());
+    let mut next = std::collections::HashMap::new();
+    for ((key, result), target) in done.into_iter().zip(&targets) {
+        if let Some(key) = key {
+            next.insert(key, (result.clone(), target.pins.clone()));
+        }
+        results.push(result);
+    }
+    kept.results = next;
     let mut out = Output::default();
     let mut seen = std::collections::HashSet::new();
     for (diags, evaluated, skipped) in results {
@@ -207,6 +305,8 @@ struct Target<'a> {
     base: Option<(&'a str, &'a Node)>,
     /// A Kustomize patch: a partial object, checked only for what it contains.
     partial: bool,
+    /// The parses `root` and `base` are in.
+    pins: Pins,
 }
 
 fn targets_of<'a>(
@@ -226,6 +326,7 @@ fn targets_of<'a>(
         feature_set: sets.for_object(object),
         base: base_object.map(|b| (b.path.as_str(), b.root())),
         partial,
+        pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
     }];
     let namespace = object.id.namespace.clone().unwrap_or_default();
     for embedded in &object.parsed().embedded {
@@ -255,6 +356,7 @@ fn targets_of<'a>(
                 feature_set: sets.for_namespace(&namespace),
                 base: old,
                 partial,
+                pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
             });
         }
     }
@@ -262,6 +364,25 @@ fn targets_of<'a>(
 }
 
 impl Target<'_> {
+    /// What this document's result depends on (with the run's schemas and settings).
+    fn key(&self) -> TargetKey {
+        TargetKey {
+            root: std::ptr::from_ref(self.root) as usize,
+            base: self
+                .base
+                .map_or(0, |(_, root)| std::ptr::from_ref(root) as usize),
+            id: self.id.clone(),
+            api_version: self.api_version.clone(),
+            path: self.path.to_string(),
+            label: self.label.clone(),
+            feature_set: self.feature_set.clone(),
+            partial: self.partial,
+            // A rendered object's values may be written in other files (a patch): its parse is
+            // new each run, never a kept one, but say so anyway.
+            rendered: self.object.is_some_and(|o| o.origin.overlay.is_some()),
+        }
+    }
+
     /// The file a span is in (a patch or kustomization field for rendered values).
     fn path_at(&self, span: nodecast_yaml::Span) -> &str {
         self.object.map_or(self.path, |o| o.path_at(span))
@@ -288,6 +409,7 @@ fn patch_targets<'a>(file: &'a FileEntry, sets: &feature_set::Resolver) -> Vec<T
                 feature_set: sets.for_namespace(&namespace),
                 base: None,
                 partial: true,
+                pins: (file.parsed.clone(), None),
             })
         })
         .collect()
@@ -413,6 +535,9 @@ fn diagnostic(
     }
     if !exact {
         d = d.note(format!("`{}` is absent; shown at its parent", f.field));
+    }
+    if let (Some(to), true, true) = (&f.rename, exact, f.at_key) {
+        d = d.fix(crate::diagnostic::Fix::rename(span, to));
     }
     if f.blocks_rules {
         d = d.note(

@@ -57,6 +57,7 @@ mod tests {
             message: String::new(),
             help: None,
             related: None,
+            rename: None,
             blocks_rules: false,
         }
     }

@@ -60,6 +60,7 @@ pub(super) fn duplicates(
                     }
                 )),
                 related: Some(at(*first)),
+                rename: None,
                 blocks_rules: false,
             });
         } else {

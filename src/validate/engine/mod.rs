@@ -56,6 +56,8 @@ pub struct Finding {
     pub help: Option<String>,
     /// Another place involved (the first of two duplicate items).
     pub related: Option<String>,
+    /// The declared name an unknown field most likely means (its key can be renamed to it).
+    pub rename: Option<String>,
     /// A type or unsupported-value error: the API server then skips the CEL rules (and says so).
     pub blocks_rules: bool,
 }
@@ -215,8 +217,8 @@ fn metadata_fields(object: &Value, out: &mut Vec<Finding>) {
             continue;
         }
         let pointer = format!("/metadata/{}", escape(name));
-        let hint = crate::text::closest(name, OBJECT_META.iter().copied())
-            .map(|s| format!("did you mean `{s}`? "));
+        let closest = crate::text::closest(name, OBJECT_META.iter().copied());
+        let hint = closest.map(|s| format!("did you mean `{s}`? "));
         out.push(Finding {
             kind: FindingKind::UnknownField,
             field: field_path(&pointer),
@@ -225,6 +227,7 @@ fn metadata_fields(object: &Value, out: &mut Vec<Finding>) {
             at_key: true,
             help: hint,
             related: None,
+            rename: closest.map(str::to_string),
             blocks_rules: false,
         });
     }

@@ -263,6 +263,7 @@ fn rule_finding(
             format!("the CRD's validation rule is `{text}`")
         }),
         related: None,
+        rename: None,
         blocks_rules: false,
     }
 }

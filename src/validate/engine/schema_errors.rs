@@ -48,6 +48,7 @@ fn schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value, out: &m
                 message,
                 help,
                 related: None,
+                rename: None,
                 blocks_rules: false,
             });
         }
@@ -63,8 +64,8 @@ fn unknown_fields(schema: &Value, pointer: &str, unexpected: &[String], out: &mu
         .unwrap_or_default();
     for name in unexpected {
         let p = format!("{pointer}/{}", escape(name));
-        let hint = crate::text::closest(name, known.iter().map(String::as_str))
-            .map(|s| format!("did you mean `{s}`? "));
+        let closest = crate::text::closest(name, known.iter().map(String::as_str));
+        let hint = closest.map(|s| format!("did you mean `{s}`? "));
         out.push(Finding {
             kind: FindingKind::UnknownField,
             field: field_path(&p),
@@ -73,6 +74,7 @@ fn unknown_fields(schema: &Value, pointer: &str, unexpected: &[String], out: &mu
             at_key: true,
             help: hint,
             related: None,
+            rename: closest.map(str::to_string),
             blocks_rules: false,
         });
     }
@@ -90,6 +92,7 @@ fn required(pointer: &str, property: &Value) -> Finding {
         message: "Required value".into(),
         help: Some(format!("add `{name}`")),
         related: None,
+        rename: None,
         blocks_rules: false,
     }
 }

@@ -524,23 +524,7 @@ fn nested(entries: &[(&str, String)], ind: usize) -> String {
 }
 
 fn pool_config(h: &Hosted, p: &HostedPool) -> String {
-    let mut inner = vec![render::hosted_mc(h, p)];
-    if let Some(rev) = p.kubelet_rev {
-        inner.push(format!(
-            "apiVersion: machineconfiguration.openshift.io/v1\nkind: KubeletConfig\nmetadata:\n  name: {n}-{p}-kubelet\nspec:\n  kubeletConfig:\n    maxPods: {m}\n    systemReserved:\n      cpu: 500m\n      memory: 2Gi\n",
-            n = h.name,
-            p = p.name,
-            m = 250 + rev * 10
-        ));
-    }
-    if p.runtime {
-        inner.push(format!(
-            "apiVersion: machineconfiguration.openshift.io/v1\nkind: ContainerRuntimeConfig\nmetadata:\n  name: {n}-{p}-crio\nspec:\n  containerRuntimeConfig:\n    pidsLimit: 4096\n    logLevel: info\n",
-            n = h.name,
-            p = p.name
-        ));
-    }
-    inner.join("---\n")
+    render::pool_documents(h, p).join("---\n")
 }
 
 fn hosted_overlay(h: &Hosted, o: &Overlay) -> Vec<File> {

@@ -265,6 +265,25 @@ pub(crate) fn indent(text: &str, n: usize) -> String {
 }
 
 fn config_map(h: &Hosted, p: &HostedPool) -> String {
+    let mut inner = pool_documents(h, p);
+    if p.runtime {
+        inner.push(format!(
+            "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: {n}-{p}-mirrors\nspec:\n  imageDigestMirrors:\n  - source: registry.redhat.io/ubi9\n    mirrors:\n    - mirror.{n}.example.com/ubi9\n",
+            n = h.name,
+            p = p.name
+        ));
+    }
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}-{p}-config\n  namespace: clusters\ndata:\n  config: |\n{body}",
+        n = h.name,
+        p = p.name,
+        body = indent(&inner.join("---\n"), 4)
+    )
+}
+
+/// The documents a hosted pool's config ConfigMap holds before the mirror set: its
+/// MachineConfig, and its KubeletConfig and ContainerRuntimeConfig when the pool has them.
+pub(crate) fn pool_documents(h: &Hosted, p: &HostedPool) -> Vec<String> {
     let mut inner = vec![hosted_mc(h, p)];
     if let Some(rev) = p.kubelet_rev {
         inner.push(format!(
@@ -280,18 +299,8 @@ fn config_map(h: &Hosted, p: &HostedPool) -> String {
             n = h.name,
             p = p.name
         ));
-        inner.push(format!(
-            "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: {n}-{p}-mirrors\nspec:\n  imageDigestMirrors:\n  - source: registry.redhat.io/ubi9\n    mirrors:\n    - mirror.{n}.example.com/ubi9\n",
-            n = h.name,
-            p = p.name
-        ));
     }
-    format!(
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}-{p}-config\n  namespace: clusters\ndata:\n  config: |\n{body}",
-        n = h.name,
-        p = p.name,
-        body = indent(&inner.join("---\n"), 4)
-    )
+    inner
 }
 
 pub(crate) fn hosted_mc(h: &Hosted, p: &HostedPool) -> String {

@@ -8,30 +8,10 @@
 mod common;
 
 use common::{
-    copy_tree, diag_lines, fixture, git_in, nodecast, nodecast_env, project_root, require_kubectl,
-    Repo,
+    copy_tree, diag_lines, fixture, git_in, logging_kubectl, nodecast, nodecast_env, project_root,
+    require_kubectl, Repo,
 };
 use serde_json::Value;
-
-/// A `kubectl` that logs each call's arguments to the returned file, then runs the real one.
-fn logging_kubectl() -> (tempfile::TempDir, std::path::PathBuf) {
-    let bin = tempfile::tempdir().expect("tempdir");
-    let log = bin.path().join("calls.log");
-    let wrapper = bin.path().join("kubectl");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
-            log.display()
-        ),
-    )
-    .expect("write");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    (bin, log)
-}
 
 /// The case's full `before/` and `after/` trees, built in a temporary folder.
 fn built(case: &str) -> tempfile::TempDir {

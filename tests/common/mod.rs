@@ -301,3 +301,23 @@ pub fn case_dirs(root: &Path) -> Vec<PathBuf> {
     dirs.sort();
     dirs
 }
+
+/// A `kubectl` that logs each call's arguments to the returned file, then runs the real one.
+pub fn logging_kubectl() -> (tempfile::TempDir, std::path::PathBuf) {
+    let bin = tempfile::tempdir().expect("tempdir");
+    let log = bin.path().join("calls.log");
+    let wrapper = bin.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec kubectl \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    (bin, log)
+}

@@ -73,6 +73,7 @@ fn stages(c: &mut Criterion) {
             head: &head,
             diff: &diff,
             settings: nodecast::check::forecast_settings(&options),
+            memo: None,
         };
         group.bench_function("forecast", |b| b.iter(|| forecast::forecast(&input)));
         let impacts = forecast::forecast(&input).impacts;

@@ -91,6 +91,9 @@ pub struct Options {
     pub kustomize: crate::kustomize::Settings,
     /// List pre-existing findings too (`--all`, `report: all`), not only what the change brings.
     pub report_all: bool,
+    /// Model every cluster afresh, taking nothing from another evaluation (`--full`: the
+    /// reference the shortcuts are tested against).
+    pub full: bool,
 }
 
 impl Options {
@@ -115,6 +118,7 @@ impl Options {
             assumed_platform: None,
             kustomize: crate::kustomize::Settings::default(),
             report_all: false,
+            full: false,
         }
     }
 }
@@ -162,6 +166,7 @@ pub struct Reuse {
     parses: parse::Parses,
     renders: crate::kustomize::Kept,
     validation: crate::validate::Kept,
+    clusters: crate::forecast::mco::memo::Memo,
     base_findings: Option<(String, jiff::Timestamp, Vec<Diagnostic>)>,
 }
 
@@ -229,6 +234,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         },
         rendered.diagnostics.clone(),
         &mut reuse.validation,
+        &reuse.clusters,
     )?;
     clock.lap("forecast+validate+rules");
     let trailer_acks = if options.triage.require_ack {
@@ -269,7 +275,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             _ => (
                 key,
                 now,
-                lint_alone(options, &files.base, &base, &rendered.base_alone)?,
+                lint_alone(
+                    options,
+                    &files.base,
+                    &base,
+                    &rendered.base_alone,
+                    &reuse.clusters,
+                )?,
             ),
         };
         let before = &reuse.base_findings.insert(before).2;
@@ -279,6 +291,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         }
         clock.lap("pre-existing");
     }
+    reuse.clusters.next_run();
     let mut forecast = evaluated.forecast;
     let redaction = crate::redact::Redaction::build(&base, &head, private);
     clock.lap("redact-scan");
@@ -376,12 +389,14 @@ fn evaluate(
     pair: Pair<'_>,
     rendered: Vec<Diagnostic>,
     validation: &mut crate::validate::Kept,
+    clusters: &crate::forecast::mco::memo::Memo,
 ) -> Result<Evaluation, Fatal> {
     let input = forecast::Input {
         base: pair.base,
         head: pair.head,
         diff: pair.diff,
         settings: forecast_settings(options),
+        memo: (!options.full).then_some(clusters),
     };
     // The models and schema validation read the same inventories and nothing of each other:
     // they run side by side (validation spreads over the cores the models leave idle).
@@ -437,6 +452,7 @@ fn lint_alone(
     files: &[parse::FileEntry],
     inventory: &Inventory,
     rendered: &[Diagnostic],
+    clusters: &crate::forecast::mco::memo::Memo,
 ) -> Result<Vec<Diagnostic>, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
@@ -452,6 +468,7 @@ fn lint_alone(
         rendered.to_vec(),
         // The base revision alone is validated against no base: nothing to reuse from the head's.
         &mut crate::validate::Kept::default(),
+        clusters,
     )?;
     let sides = ParsedSides {
         base: Vec::new(),
@@ -533,6 +550,25 @@ fn supersede_duplicate_findings(diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The process's current and peak resident memory ("" where `/proc` does not say), so the stage
+/// that grows memory shows beside the time it takes.
+fn resident() -> String {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return String::new();
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+            .map(|kb| kb / 1024)
+    };
+    match (field("VmRSS:"), field("VmHWM:")) {
+        (Some(now), Some(peak)) => format!("  rss {now} MiB (peak {peak} MiB)"),
+        _ => String::new(),
+    }
+}
+
 /// Stage times on stderr when `NODECAST_TIMINGS` is set: where a slow run spends its time, without
 /// a profiler (the benchmark script and performance reports use it).
 struct Stopwatch {
@@ -550,8 +586,9 @@ impl Stopwatch {
         if let Some(last) = self.last {
             let now = std::time::Instant::now();
             eprintln!(
-                "nodecast timing: {stage:<10} {:>8.1} ms",
-                (now - last).as_secs_f64() * 1e3
+                "nodecast timing: {stage:<10} {:>8.1} ms{}",
+                (now - last).as_secs_f64() * 1e3,
+                resident()
             );
             self.last = Some(now);
         }

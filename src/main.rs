@@ -246,7 +246,8 @@ struct CheckArgs {
     /// Neither read nor write the cache: render every Kustomize root.
     #[arg(long)]
     no_cache: bool,
-    /// Evaluate everything, with no shortcut: no cache (the reference the cached run must equal).
+    /// Evaluate everything, with no shortcut: no cache, no model kept from another evaluation
+    /// (the reference the shortcuts must equal).
     #[arg(long)]
     full: bool,
 }
@@ -596,6 +597,7 @@ fn options(args: &CheckArgs) -> Result<(check::Options, Severity), Fatal> {
     }
     options.triage.require_ack = args.require_ack;
     options.report_all = args.all;
+    options.full = args.full;
     if let Some(config) = config {
         options.apply_config(config, &root)?;
     }

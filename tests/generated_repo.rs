@@ -125,3 +125,69 @@ fn small_generated_repository_is_forecast_exactly() {
         (Some(25), Some(5))
     );
 }
+
+/// The models of clusters a change leaves alone are kept between the evaluations of a run (the
+/// head's, then the base's alone, which tells pre-existing findings) and, in the editor, between
+/// runs. On every case of the small fleet — its commit, the whole lint, a staged change beside a
+/// committed finding, a working-tree change on top — the report with every finding listed is
+/// byte-identical to `--full`, which models every cluster afresh.
+#[test]
+fn kept_cluster_models_give_the_full_report() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("fleet");
+    repogen::generate(repogen::Size::Small, 1, &dir).expect("generate");
+    let differential = |what: &str, compare: &[&str]| {
+        let run = |extra: &[&str]| {
+            let fixed = ["--format", "json", "--all", "--now", "2026-11-25T12:00:00Z"];
+            let args: Vec<&str> = compare.iter().chain(&fixed).chain(extra).copied().collect();
+            let r = nodecast(&dir, &args);
+            assert!(r.code == 0 || r.code == 1, "{what}: {}", r.stderr);
+            r.stdout
+        };
+        let full = run(&["--full"]);
+        assert_eq!(run(&[]), full, "{what}");
+        full
+    };
+    differential("commit", &["check", "--base", "HEAD^", "--head", "HEAD"]);
+    differential("lint", &["check", "--no-base"]);
+    // A finding committed in one cluster (an empty machineConfigSelector: M107), so the base's
+    // own findings are modelled and the unchanged cluster's model is taken from the head's.
+    let pools = "clusters/standalone/ocp-00002/machineconfigpools.yaml";
+    let text = std::fs::read_to_string(dir.join(pools)).expect("read");
+    let selector = "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: master\n";
+    assert!(text.contains(selector), "fixture changed: {text}");
+    let text = text.replace(selector, "  machineConfigSelector: {}\n");
+    std::fs::write(dir.join(pools), text).expect("write");
+    git_in(&dir, &["commit", "-qam", "an empty selector"]);
+    // Staged: a kernel argument in another cluster.
+    let mc = "clusters/standalone/ocp-00008/machineconfigs/50-worker-base-0.yaml";
+    let mut text = std::fs::read_to_string(dir.join(mc)).expect("read");
+    text.push_str("  kernelArguments:\n  - nosmt\n");
+    std::fs::write(dir.join(mc), text).expect("write");
+    git_in(&dir, &["add", mc]);
+    let staged = differential("staged", &["check", "--staged"]);
+    let report: Value = serde_json::from_str(&staged).expect("json");
+    let found: Vec<(&str, &str, &str, u64)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or_default(),
+                d["state"].as_str().unwrap_or_default(),
+                d["file"].as_str().unwrap_or_default(),
+                d["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("M107", "pre-existing", pools, 8)], "{staged}");
+    assert_eq!(report["summary"]["pre_existing"], 1, "{staged}");
+    // Unstaged, on top: the same pools file gets its selector back (the finding goes away).
+    let text = std::fs::read_to_string(dir.join(pools)).expect("read");
+    std::fs::write(
+        dir.join(pools),
+        text.replace("  machineConfigSelector: {}\n", selector),
+    )
+    .expect("write");
+    differential("working tree", &["check"]);
+}

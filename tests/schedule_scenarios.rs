@@ -127,6 +127,7 @@ impl Tree {
             head: &head,
             diff: &diff,
             settings: nodecast::check::forecast_settings(&options),
+            memo: None,
         };
         let mut impacts = impacts;
         let mut diags = Vec::new();

@@ -170,6 +170,8 @@ pub struct Input<'a> {
     pub diff: &'a Diff,
     /// The run's settings the models read.
     pub settings: Settings<'a>,
+    /// Models of unchanged clusters kept from another evaluation (of this run or an earlier one).
+    pub memo: Option<&'a mco::memo::Memo>,
 }
 
 /// What the models read from the run besides the revisions: the forecast's own settings, so it

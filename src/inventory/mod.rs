@@ -124,6 +124,23 @@ impl Object {
     pub fn same_document(&self, other: &Object) -> bool {
         Arc::ptr_eq(&self.file, &other.file) && self.doc_index == other.doc_index
     }
+
+    /// Whether `other` is this very definition (the same document of the same parse, reaching
+    /// the cluster the same way), so what was computed from one holds for the other.
+    pub fn same_definition(&self, other: &Object) -> bool {
+        self.same_document(other)
+            && self.id == other.id
+            && self.api_version == other.api_version
+            && self.path == other.path
+            && self.origin == other.origin
+            && self.elsewhere == other.elsewhere
+    }
+
+    /// Hashes what [`Object::same_definition`] compares first (the parse and the document).
+    pub fn definition_hash(&self, h: &mut impl std::hash::Hasher) {
+        h.write_usize(Arc::as_ptr(&self.file) as usize);
+        h.write_usize(self.doc_index);
+    }
 }
 
 /// The objects of one side, indexed by identity.

@@ -407,54 +407,124 @@ fn collect(
     // bytes (every file a render reads is one of its inputs): the base's placement serves the
     // head too, so it is parsed once (and, kept, serves the next run too).
     let previous = std::mem::take(&mut kept.placed);
-    let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
-    for (plans, side_files, target) in [
-        (base_plans, &files.base, &mut out.base),
-        (head_plans, &files.head, &mut out.head),
-    ] {
+    let by_path: [ByPath<'_>; 2] =
+        [&files.base, &files.head].map(|side| side.iter().map(|f| (f.path.as_str(), f)).collect());
+    // Every render the run takes, in root order (the base's roots, then the head's).
+    let mut steps: Vec<Step<'_>> = Vec::new();
+    for (side, plans) in [base_plans, head_plans].into_iter().enumerate() {
         for p in plans.iter().filter(|p| !failed_roots.contains(&p.root)) {
-            let key = (p.root.clone(), p.fingerprint);
-            let Some(Ok(text)) = results.get(&key) else {
-                continue;
-            };
-            target.consumed.extend(p.consumed.iter().cloned());
-            if let Some(objects) = placed.get(&(p.root.as_str(), p.fingerprint)) {
-                target.objects.extend(objects.iter().cloned());
-                continue;
+            if let Some(Ok(text)) = results.get(&(p.root.clone(), p.fingerprint)) {
+                steps.push(Step { side, p, text });
             }
-            // Placed by an earlier run: charged what placing it took, as placing again would be.
-            let reusable = previous
-                .get(&key)
-                .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload);
-            let objects = match reusable {
-                Some(c) => {
-                    budget.alias_left -= c.alias;
-                    budget.payload.left -= c.payload;
-                    if kept.keep {
-                        kept.placed.insert(key, c.clone());
-                    }
-                    c.objects.clone()
-                }
-                None => {
-                    let before = (budget.alias_left, budget.payload.left);
-                    let hit = (budget.alias_hit, budget.payload.hit);
-                    let objects = place(p, text, side_files, &mut budget);
-                    // A placement the budget cut short depends on what came before it: not kept.
-                    if kept.keep && hit == (budget.alias_hit, budget.payload.hit) {
-                        let placed = Placed {
-                            objects: objects.clone(),
-                            alias: before.0 - budget.alias_left,
-                            payload: before.1 - budget.payload.left,
-                        };
-                        kept.placed.insert(key, placed);
-                    }
-                    objects
-                }
-            };
-            placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
-            target.objects.extend(objects);
         }
     }
+    // The renders this run places itself: the first step of each (root, inputs) that no earlier
+    // run placed. They are placed ahead, a batch of one per thread at a time, each within an
+    // equal share of what the run's budget has left. Taken in root order, a placement that stayed
+    // within its share and fits what the budget has left then is exactly what placing it then
+    // gives (a budget decides nothing until it runs out); any other is placed again there.
+    let mut seen = BTreeSet::new();
+    let to_place: Vec<usize> = (0..steps.len())
+        .filter(|&i| {
+            let key = (steps[i].p.root.clone(), steps[i].p.fingerprint);
+            !previous.contains_key(&key) && seen.insert(key)
+        })
+        .collect();
+    let threads = rayon::current_num_threads().max(1);
+    let mut ahead: HashMap<usize, (Placed, bool)> = HashMap::new();
+    let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
+    for (i, step) in steps.iter().enumerate() {
+        let p = step.p;
+        let target = if step.side == 0 {
+            &mut out.base
+        } else {
+            &mut out.head
+        };
+        target.consumed.extend(p.consumed.iter().cloned());
+        if let Some(objects) = placed.get(&(p.root.as_str(), p.fingerprint)) {
+            target.objects.extend(objects.iter().cloned());
+            continue;
+        }
+        let key = (p.root.clone(), p.fingerprint);
+        let fits =
+            |c: &Placed, b: &parse::Budget| b.alias_left >= c.alias && b.payload.left >= c.payload;
+        // Placed by an earlier run: charged what placing it took, as placing again would be.
+        if let Some(c) = previous.get(&key).filter(|c| fits(c, &budget)) {
+            budget.alias_left -= c.alias;
+            budget.payload.left -= c.payload;
+            if kept.keep {
+                kept.placed.insert(key, c.clone());
+            }
+            placed.insert((p.root.as_str(), p.fingerprint), c.objects.clone());
+            target.objects.extend(c.objects.iter().cloned());
+            continue;
+        }
+        if !ahead.contains_key(&i) && !budget.alias_hit && !budget.payload.hit {
+            let from = to_place.partition_point(|&j| j < i);
+            let batch = &to_place[from..(from + threads).min(to_place.len())];
+            let mut share = budget;
+            share.alias_left /= threads;
+            share.payload.left /= threads as u64;
+            let done: Vec<(usize, (Placed, bool))> = batch
+                .par_iter()
+                .map(|&j| {
+                    let s = &steps[j];
+                    (j, place_within(s.p, s.text, &by_path[s.side], share).0)
+                })
+                .collect();
+            ahead.extend(done);
+        }
+        let objects = match ahead.remove(&i).filter(|(c, hit)| !hit && fits(c, &budget)) {
+            Some((c, _)) => {
+                budget.alias_left -= c.alias;
+                budget.payload.left -= c.payload;
+                if kept.keep {
+                    kept.placed.insert(key, c.clone());
+                }
+                c.objects
+            }
+            None => {
+                let ((c, hit), after) = place_within(p, step.text, &by_path[step.side], budget);
+                budget = after;
+                // A placement the budget cut short depends on what came before it: not kept.
+                if kept.keep && !hit {
+                    kept.placed.insert(key, c.clone());
+                }
+                c.objects
+            }
+        };
+        placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
+        target.objects.extend(objects);
+    }
+}
+
+/// A side's files by path (where a rendered value may be written).
+type ByPath<'a> = HashMap<&'a str, &'a FileEntry>;
+
+/// One render a run takes: the side, the root and its output.
+struct Step<'a> {
+    side: usize,
+    p: &'a Plan,
+    text: &'a str,
+}
+
+/// Places one render within `budget`: its objects with what placing them used, whether the
+/// budget may have cut it short (it has run out, now or before), and the budget left.
+fn place_within(
+    p: &Plan,
+    text: &str,
+    files: &ByPath<'_>,
+    mut budget: parse::Budget,
+) -> ((Placed, bool), parse::Budget) {
+    let before = budget;
+    let objects = place(p, text, files, &mut budget);
+    let hit = budget.alias_hit || budget.payload.hit;
+    let placed = Placed {
+        objects,
+        alias: before.alias_left - budget.alias_left,
+        payload: before.payload.left - budget.payload.left,
+    };
+    ((placed, hit), budget)
 }
 
 /// Output all renders of a run may keep at least; the limit is this or twice the YAML read,

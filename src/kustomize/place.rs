@@ -18,7 +18,7 @@ use crate::parse::{self, Embedded, FileEntry, FileStatus, ParsedDoc, ParsedFile}
 pub(super) fn place(
     p: &Plan,
     text: &str,
-    files: &[FileEntry],
+    files: &HashMap<&str, &FileEntry>,
     budget: &mut parse::Budget,
 ) -> Vec<RenderedObject> {
     let opts = nodecast_yaml::Options::default();
@@ -26,7 +26,7 @@ pub(super) fn place(
     budget.take(&parsed);
     let mut sources = Sources {
         plan: p,
-        by_path: files.iter().map(|f| (f.path.as_str(), f)).collect(),
+        by_path: files,
         cache: HashMap::new(),
     };
     let mut out = Vec::new();
@@ -43,7 +43,7 @@ struct Sources<'a> {
     /// The root being rendered (its inputs).
     plan: &'a Plan,
     /// The side's files by path.
-    by_path: HashMap<&'a str, &'a FileEntry>,
+    by_path: &'a HashMap<&'a str, &'a FileEntry>,
     /// Inputs parsed so far.
     cache: HashMap<String, Arc<ParsedFile>>,
 }

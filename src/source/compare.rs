@@ -75,6 +75,14 @@ type TreeKey = (Oid, String, u64);
 /// Trees kept (a base and a head revision, and the ones before them).
 const KEPT_TREES: usize = 4;
 
+/// Blobs are read by the ids the repository's own trees and index name. libgit2 hashes every
+/// object it reads again by default (a tenth of a warm check's time), which guards only against
+/// a corrupt object store — something Git's own commands do not check on every read either.
+fn read_without_rehashing() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| git2::opts::strict_hash_verification(false));
+}
+
 /// Resolves the request and reads both snapshots.
 pub fn load(req: &CompareRequest) -> Result<Loaded, Fatal> {
     load_reusing(req, &mut Kept::default())
@@ -82,6 +90,7 @@ pub fn load(req: &CompareRequest) -> Result<Loaded, Fatal> {
 
 /// [`load`], reusing what `kept` holds from earlier loads and keeping what this one read.
 pub fn load_reusing(req: &CompareRequest, kept: &mut Kept) -> Result<Loaded, Fatal> {
+    read_without_rehashing();
     if let Some(base_dir) = &req.base_dir {
         return load_dirs(base_dir, &req.path, req.max_file_size);
     }

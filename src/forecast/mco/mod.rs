@@ -14,6 +14,7 @@ mod findings;
 mod generated;
 pub mod ignition;
 mod lint;
+pub mod memo;
 pub mod merge;
 pub mod policy;
 mod pool;
@@ -181,7 +182,19 @@ fn model_cluster(
     let base_objs: Vec<&Object> = scope.base.values().copied().collect();
     let head_objs: Vec<&Object> = scope.head.values().copied().collect();
     let managed = generated::managed([&base_objs, &head_objs]);
-    let head = side_model(head_objs, managed);
+    // Nothing changed in the cluster: its model reads only these (see `memo`).
+    let unchanged = scope.changes.is_empty().then(|| memo::Key {
+        label: &label,
+        managed,
+        platform: input.settings.assumed_platform,
+        objects: &head_objs,
+    });
+    let kept = unchanged.as_ref().zip(input.memo);
+    if let Some(diagnostics) = kept.and_then(|(key, memo)| memo.get(key)) {
+        out.diagnostics.extend(diagnostics);
+        return;
+    }
+    let head = side_model(head_objs.clone(), managed);
     for id in lint::lint(&scope, &head.objects, &head.pools, &mut out.diagnostics) {
         if scope.changes.contains_key(&id) {
             out.covered.remove(&id);
@@ -194,6 +207,9 @@ fn model_cluster(
         input.settings.assumed_platform,
         &mut out.diagnostics,
     );
+    if let Some((key, memo)) = kept {
+        memo.put(key, &out.diagnostics);
+    }
     if scope.changes.is_empty() {
         return;
     }

@@ -431,7 +431,10 @@ fn collect(
         })
         .collect();
     let threads = rayon::current_num_threads().max(1);
-    let mut ahead: HashMap<usize, (Placed, bool)> = HashMap::new();
+    // Placements made ahead that stayed within their share, by step; `tried` of `to_place` are
+    // placed ahead (or were skipped: with the budget run out, the rest are placed in turn).
+    let mut ahead: HashMap<usize, Placed> = HashMap::new();
+    let mut tried = 0;
     let mut placed: HashMap<(&str, [u8; 32]), Vec<RenderedObject>> = HashMap::new();
     for (i, step) in steps.iter().enumerate() {
         let p = step.p;
@@ -446,36 +449,29 @@ fn collect(
             continue;
         }
         let key = (p.root.clone(), p.fingerprint);
-        let fits =
-            |c: &Placed, b: &parse::Budget| b.alias_left >= c.alias && b.payload.left >= c.payload;
-        // Placed by an earlier run: charged what placing it took, as placing again would be.
-        if let Some(c) = previous.get(&key).filter(|c| fits(c, &budget)) {
-            budget.alias_left -= c.alias;
-            budget.payload.left -= c.payload;
-            if kept.keep {
-                kept.placed.insert(key, c.clone());
-            }
-            placed.insert((p.root.as_str(), p.fingerprint), c.objects.clone());
-            target.objects.extend(c.objects.iter().cloned());
-            continue;
-        }
-        if !ahead.contains_key(&i) && !budget.alias_hit && !budget.payload.hit {
-            let from = to_place.partition_point(|&j| j < i);
-            let batch = &to_place[from..(from + threads).min(to_place.len())];
+        if to_place.get(tried) == Some(&i) && !budget.alias_hit && !budget.payload.hit {
+            let batch = &to_place[tried..(tried + threads).min(to_place.len())];
+            tried += batch.len();
             let mut share = budget;
             share.alias_left /= threads;
             share.payload.left /= threads as u64;
-            let done: Vec<(usize, (Placed, bool))> = batch
+            let done: Vec<(usize, Placed)> = batch
                 .par_iter()
-                .map(|&j| {
+                .filter_map(|&j| {
                     let s = &steps[j];
-                    (j, place_within(s.p, s.text, &by_path[s.side], share).0)
+                    let ((c, hit), _) = place_within(s.p, s.text, &by_path[s.side], share);
+                    (!hit).then_some((j, c))
                 })
                 .collect();
             ahead.extend(done);
         }
-        let objects = match ahead.remove(&i).filter(|(c, hit)| !hit && fits(c, &budget)) {
-            Some((c, _)) => {
+        // Placed by an earlier run (charged what placing it took, as placing again would be), or
+        // ahead by this one: taken when it fits what the budget has left.
+        let ready = previous.get(&key).cloned().or_else(|| ahead.remove(&i));
+        let objects = match ready
+            .filter(|c| budget.alias_left >= c.alias && budget.payload.left >= c.payload)
+        {
+            Some(c) => {
                 budget.alias_left -= c.alias;
                 budget.payload.left -= c.payload;
                 if kept.keep {

@@ -6,8 +6,9 @@
 //! objects of the cluster (each a document of a parse, shared by every side and run that holds
 //! the same content), the cluster's label, which generated files the controller writes, and the
 //! assumed platform; nothing else of the run. So its findings are kept under those, and a model
-//! whose inputs are the very same definitions is not run again. `forecast_with_memo` tests a
-//! fresh evaluation against one that reuses these.
+//! whose inputs are the very same definitions is not run again.
+//! `tests/generated_repo.rs::kept_cluster_models_give_the_full_report` tests reports that reuse
+//! these against `--full`, which models every cluster afresh.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -37,6 +38,7 @@ impl Key<'_> {
 }
 
 /// One kept model: its inputs (held, so the parses they point into stay theirs) and findings.
+#[derive(Clone)]
 struct Entry {
     label: String,
     managed: Managed,
@@ -79,14 +81,7 @@ impl Memo {
             return Some(e.diagnostics.clone());
         }
         let e = self.previous.get(&hash)?.iter().find(|e| e.is(key))?;
-        let kept = Entry {
-            label: e.label.clone(),
-            managed: e.managed,
-            platform: e.platform.clone(),
-            objects: e.objects.clone(),
-            diagnostics: e.diagnostics.clone(),
-        };
-        current.entry(hash).or_default().push(kept);
+        current.entry(hash).or_default().push(e.clone());
         Some(e.diagnostics.clone())
     }
 

@@ -174,6 +174,83 @@ fn a_hundred_gzip_payloads_in_one_machine_config_are_bounded_and_reported_truthf
     );
 }
 
+/// A payload an overlay renders is decoded within the budget of rendered overlays, not its
+/// file's: once that is used up, each rendered MachineConfig whose payload was not decoded gets
+/// its own I002 at the line that writes it, naming the overlay (before, only files' own
+/// documents were looked at, so these went unreported).
+#[test]
+fn rendered_payloads_beyond_the_render_budget_are_reported_where_they_are_written() {
+    if !common::require_kubectl("rendered_payloads_beyond_the_render_budget") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("base")).expect("mkdir");
+    std::fs::write(
+        root.join("base/mc.yaml"),
+        machine_config("99-worker-blob", 1, &gzip_zeros(40)),
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("base/kustomization.yaml"),
+        "resources:\n- mc.yaml\n",
+    )
+    .expect("write");
+    for o in ["a", "b", "c"] {
+        std::fs::create_dir_all(root.join(o)).expect("mkdir");
+        std::fs::write(
+            root.join(o).join("kustomization.yaml"),
+            format!("namePrefix: {o}-\nresources:\n- ../base\n"),
+        )
+        .expect("write");
+    }
+    let out = limited(
+        root,
+        &[
+            "check",
+            "--no-base",
+            ".",
+            "--format",
+            "json",
+            "--no-schema",
+            "--no-cache",
+        ],
+        &[],
+    );
+    let r = json(&out);
+    assert_eq!(out.code, Some(0), "warnings only: {}", out.stderr);
+    assert!(diags(&r, "I001").is_empty(), "nothing is called invalid");
+    // 64 MiB for rendered overlays, in root order: overlay a's 40 MiB fits, b's and c's do not.
+    let found: Vec<(String, u64, u64, String)> = diags(&r, "I002")
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap_or_default().to_string(),
+                d["line"].as_u64().unwrap_or_default(),
+                d["column"].as_u64().unwrap_or_default(),
+                d["message"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, u64, u64, String)> = ["b", "c"]
+        .iter()
+        .map(|o| {
+            (
+                "base/mc.yaml".to_string(),
+                17,
+                19,
+                format!("MachineConfig {o}-99-worker-blob: storage.files[0].contents (/var/lib/blob-0) was not decoded: the budget of rendered overlays (64 MiB per run) for decoded Ignition payloads is used up, so the contents of this Ignition file are not checked"),
+            )
+        })
+        .collect();
+    assert_eq!(found, expected, "{}", out.stdout);
+    let notes = &diags(&r, "I002")[0]["notes"];
+    assert_eq!(
+        notes[1], "checked as the cluster receives it: rendered from overlay b",
+        "{notes}"
+    );
+}
+
 #[test]
 fn gzip_payloads_across_files_share_the_run_budget() {
     let dir = tempfile::tempdir().expect("tmp");

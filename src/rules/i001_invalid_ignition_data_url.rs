@@ -2,8 +2,7 @@
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::parse::IgnitionSource;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// The code this rule emits.
 pub static CODE: Code = Code {
@@ -17,39 +16,22 @@ pub static CODE: Code = Code {
 pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for d in ctx.head_docs() {
-        for f in &d.doc.ignition {
-            let Err(err) = &f.decoded else { continue };
-            if err.skipped {
-                continue; // I002
-            }
-            let which = match f.source {
-                IgnitionSource::Contents => format!("storage.files[{}].contents", f.index),
-                IgnitionSource::Append(i) => format!("storage.files[{}].append[{i}]", f.index),
-            };
-            let file = f
-                .path
-                .as_deref()
-                .map(|p| format!(" ({p})"))
-                .unwrap_or_default();
-            let name = d
-                .doc
-                .doc
-                .root
-                .path(&["metadata", "name"])
-                .and_then(|n| n.as_str())
-                .unwrap_or("?");
-            out.push(
-                Diagnostic::new(
-                    &CODE,
-                    format!("MachineConfig {name}: {which}{file} cannot be decoded: {}", err.message),
-                    Location::head(d.path, f.source_span),
-                )
-                .label("undecodable data URL")
-                .help("re-encode the file: `base64 -w0 FILE` and write `data:;base64,<output>` (gzip first when `compression: gzip` is set)")
-                .note("the Machine Config Operator fails to render this config and marks the pool Degraded")
-                .object(format!("MachineConfig/{name}")),
-            );
+    for p in ctx.undecoded_payloads() {
+        if p.error.skipped {
+            continue; // I002
         }
+        let mut d = Diagnostic::new(
+            &CODE,
+            format!("MachineConfig {}: {} cannot be decoded: {}", p.name, p.source, p.error.message),
+            p.location,
+        )
+        .label("undecodable data URL")
+        .help("re-encode the file: `base64 -w0 FILE` and write `data:;base64,<output>` (gzip first when `compression: gzip` is set)")
+        .note("the Machine Config Operator fails to render this config and marks the pool Degraded")
+        .object(format!("MachineConfig/{}", p.name));
+        if let Some(how) = p.delivered {
+            d = d.note(format!("checked as the cluster receives it: {how}"));
+        }
+        out.push(d);
     }
 }

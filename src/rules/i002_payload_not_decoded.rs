@@ -2,8 +2,7 @@
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::parse::IgnitionSource;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// The code this rule emits.
 pub static CODE: Code = Code {
@@ -17,39 +16,22 @@ pub static CODE: Code = Code {
 pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for d in ctx.head_docs() {
-        for f in &d.doc.ignition {
-            let Err(err) = &f.decoded else { continue };
-            if !err.skipped {
-                continue; // I001
-            }
-            let which = match f.source {
-                IgnitionSource::Contents => format!("storage.files[{}].contents", f.index),
-                IgnitionSource::Append(i) => format!("storage.files[{}].append[{i}]", f.index),
-            };
-            let file = f
-                .path
-                .as_deref()
-                .map(|p| format!(" ({p})"))
-                .unwrap_or_default();
-            let name = d
-                .doc
-                .doc
-                .root
-                .path(&["metadata", "name"])
-                .and_then(|n| n.as_str())
-                .unwrap_or("?");
-            out.push(
-                Diagnostic::new(
-                    &CODE,
-                    format!("MachineConfig {name}: {which}{file} was {}", err.message),
-                    Location::head(d.path, f.source_span),
-                )
-                .label("not decoded")
-                .help("keep MachineConfig payloads small (the MCO itself refuses rendered configs over 1.5 MB); check this file's contents by hand")
-                .note("nodecast bounds the memory decoded payloads take: 64 MiB per file, and 128 MiB for all files of a run beyond a first pass of four times each file's size")
-                .object(format!("MachineConfig/{name}")),
-            );
+    for p in ctx.undecoded_payloads() {
+        if !p.error.skipped {
+            continue; // I001
         }
+        let mut d = Diagnostic::new(
+            &CODE,
+            format!("MachineConfig {}: {} was {}", p.name, p.source, p.error.message),
+            p.location,
+        )
+        .label("not decoded")
+        .help("keep MachineConfig payloads small (the MCO itself refuses rendered configs over 1.5 MB); check this file's contents by hand")
+        .note("nodecast bounds the memory decoded payloads take: 64 MiB per file, 128 MiB for all files of a run beyond a first pass of four times each file's size, 64 MiB for rendered overlays, and 64 MiB per revision for objects Policies and SyncSets carry")
+        .object(format!("MachineConfig/{}", p.name));
+        if let Some(how) = p.delivered {
+            d = d.note(format!("checked as the cluster receives it: {how}"));
+        }
+        out.push(d);
     }
 }

@@ -123,6 +123,35 @@ pub struct DocRef<'a> {
     pub doc: &'a ParsedDoc,
     /// The ConfigMap key it is embedded under, when embedded.
     pub embedded_in: Option<&'a str>,
+    /// The rendered object it is (or is embedded in), when an overlay rendered it: its values
+    /// may be written by another file (a patch), see [`DocRef::path_at`].
+    pub rendered: Option<&'a crate::inventory::Object>,
+}
+
+/// An Ignition file source of a head MachineConfig that was not decoded, with what names it.
+pub struct UndecodedPayload<'a> {
+    /// Where its `source` value is written.
+    pub location: crate::diagnostic::Location,
+    /// The MachineConfig's `metadata.name`.
+    pub name: &'a str,
+    /// Which source: `storage.files[1].contents (/etc/blob)`.
+    pub source: String,
+    /// Why it was not decoded (a budget used up when `skipped`).
+    pub error: &'a crate::parse::data_url::DecodeError,
+    /// How the object reaches the cluster when no file holds it as written ("rendered from
+    /// overlay X", "carried in Policy Y"), for a note.
+    pub delivered: Option<String>,
+}
+
+impl<'a> DocRef<'a> {
+    /// The file `span` of this document is in: `path`, except for a rendered value that a
+    /// patch or a kustomization field writes.
+    pub fn path_at(&self, span: nodecast_yaml::Span) -> &'a str {
+        match self.rendered {
+            Some(o) => o.path_at(span),
+            None => self.path,
+        }
+    }
 }
 
 impl<'a> Context<'a> {
@@ -132,6 +161,81 @@ impl<'a> Context<'a> {
         for file in self.head_files {
             for doc in &file.parsed.docs {
                 push_doc(&file.path, file.role, doc, None, &mut out);
+            }
+        }
+        out
+    }
+
+    /// [`Context::head_docs`], then every head object that is not a file's own document — what
+    /// an overlay rendered, what a Policy or SyncSet carries — embedded ones included: what
+    /// reaches the cluster is that object, which may hold what no file does (a patched payload)
+    /// and is decoded within its own budget. A render whose documents are its files' own (a
+    /// root that only lists files) is not listed twice.
+    pub fn delivered_head_docs(&self) -> Vec<DocRef<'a>> {
+        let mut out = self.head_docs();
+        let own: std::collections::HashSet<*const crate::parse::ParsedFile> = self
+            .head_files
+            .iter()
+            .map(|f| std::sync::Arc::as_ptr(&f.parsed))
+            .collect();
+        for o in &self.head.objects {
+            if own.contains(&std::sync::Arc::as_ptr(o.file())) {
+                continue;
+            }
+            let start = out.len();
+            push_doc(
+                &o.path,
+                crate::classify::Role::Manifest,
+                o.parsed(),
+                None,
+                &mut out,
+            );
+            for d in &mut out[start..] {
+                d.rendered = Some(o);
+            }
+        }
+        out
+    }
+
+    /// Every Ignition file source of the head's MachineConfigs that nodecast could not decode
+    /// (I001, I002), each once per place and object, in the files' own documents first.
+    pub fn undecoded_payloads(&self) -> Vec<UndecodedPayload<'a>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for d in self.delivered_head_docs() {
+            let name = d
+                .doc
+                .doc
+                .root
+                .path(&["metadata", "name"])
+                .and_then(|n| n.as_str())
+                .unwrap_or("?");
+            for f in &d.doc.ignition {
+                let Err(error) = &f.decoded else { continue };
+                let path = d.path_at(f.source_span);
+                if !seen.insert((path, f.source_span, name)) {
+                    continue;
+                }
+                let which = match f.source {
+                    crate::parse::IgnitionSource::Contents => {
+                        format!("storage.files[{}].contents", f.index)
+                    }
+                    crate::parse::IgnitionSource::Append(i) => {
+                        format!("storage.files[{}].append[{i}]", f.index)
+                    }
+                };
+                let file = f
+                    .path
+                    .as_deref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default();
+                out.push(UndecodedPayload {
+                    location: crate::diagnostic::Location::head(path, f.source_span),
+                    name,
+                    source: format!("{which}{file}"),
+                    error,
+                    delivered: d.rendered.map(|o| o.origin.describe()),
+                });
             }
         }
         out
@@ -166,6 +270,7 @@ fn push_doc<'a>(
         role,
         doc,
         embedded_in,
+        rendered: None,
     });
     for emb in &doc.embedded {
         for inner in &emb.docs {

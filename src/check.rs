@@ -223,6 +223,16 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     let private = &options.triage.config.redact;
     crate::redact::fields(&mut diff, &base, &head, private);
     clock.lap("diff");
+    // A check validates twice: the head against the base, then (for pre-existing findings) the
+    // base on its own. The second takes the first's result for every document the change left
+    // alone, so a one-off check keeps its results for the length of the check.
+    let mut for_this_check = crate::validate::Kept::keeping();
+    let one_off = !reuse.validation.is_keeping() && !options.full;
+    let validation = if one_off {
+        &mut for_this_check
+    } else {
+        &mut reuse.validation
+    };
     let evaluated = evaluate(
         options,
         Pair {
@@ -233,7 +243,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             diff: &diff,
         },
         rendered.diagnostics.clone(),
-        &mut reuse.validation,
+        validation,
         &reuse.clusters,
     )?;
     clock.lap("forecast+validate+rules");
@@ -261,6 +271,9 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     );
     let mut diagnostics = applied.diagnostics;
     clock.lap("policy");
+    if one_off {
+        validation.looking_up_only();
+    }
     let mut pre_existing = 0;
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
@@ -280,6 +293,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
                     &files.base,
                     &base,
                     &rendered.base_alone,
+                    validation,
                     &reuse.clusters,
                 )?,
             ),
@@ -452,10 +466,21 @@ fn lint_alone(
     files: &[parse::FileEntry],
     inventory: &Inventory,
     rendered: &[Diagnostic],
+    validation: &mut crate::validate::Kept,
     clusters: &crate::forecast::mco::memo::Memo,
 ) -> Result<Vec<Diagnostic>, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
+    // `--full` validates the base afresh; otherwise each document the change left alone takes
+    // the head's result (the validation's key says when the base document matters), and this
+    // run's results are added to the head's, not put in their place.
+    let mut fresh = crate::validate::Kept::default();
+    let validation = if options.full {
+        &mut fresh
+    } else {
+        validation.adding();
+        validation
+    };
     let evaluated = evaluate(
         options,
         Pair {
@@ -466,10 +491,11 @@ fn lint_alone(
             diff: &diff,
         },
         rendered.to_vec(),
-        // The base revision alone is validated against no base: nothing to reuse from the head's.
-        &mut crate::validate::Kept::default(),
+        validation,
         clusters,
-    )?;
+    );
+    validation.replacing();
+    let evaluated = evaluated?;
     let sides = ParsedSides {
         base: Vec::new(),
         head: files.to_vec(),

@@ -205,3 +205,72 @@ fn a_report_written_into_the_working_tree_does_not_change_what_is_compared() {
         dirty["compared"]
     );
 }
+
+/// A CRD whose `spec` has the given CEL rules (`x-kubernetes-validations` entries, as YAML flow
+/// mappings).
+fn crd(kind: &str, rules: &[&str]) -> String {
+    let plural = format!("{}s", kind.to_lowercase());
+    let mut s = format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {plural}.example.com\nspec:\n  group: example.com\n  names:\n    kind: {kind}\n    listKind: {kind}List\n    plural: {plural}\n    singular: {}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              size:\n                type: integer\n              mode:\n                type: string\n            x-kubernetes-validations:\n",
+        kind.to_lowercase()
+    );
+    for r in rules {
+        s.push_str(&format!("            - {r}\n"));
+    }
+    s
+}
+
+fn custom(kind: &str, name: &str, size: u32) -> String {
+    format!(
+        "apiVersion: example.com/v1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: default\nspec:\n  size: {size}\n  mode: fast\n"
+    )
+}
+
+/// The base revision's own validation takes the head's result for every document the change
+/// left alone — also where the schema has transition rules, which ratchet on an update that
+/// changes nothing, so such an update finds what a create finds. Not where a rule reads an
+/// optional `oldSelf`: that rule runs on the create too, against no old object. The report
+/// (every finding listed) is byte-identical to `--full`, which validates the base afresh.
+#[test]
+fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
+    let repo = Repo::new();
+    // Widget: a plain rule the committed widget breaks (pre-existing) beside a transition rule.
+    repo.write(
+        "crds/widget.yaml",
+        &crd(
+            "Widget",
+            &[
+                "{rule: 'self.size <= 5', message: 'size is at most 5'}",
+                "{rule: 'self.mode == oldSelf.mode', message: 'mode is immutable'}",
+            ],
+        ),
+    );
+    // Gadget: an optional-oldSelf rule that an update leaving the gadget as it was breaks and a
+    // create does not (so the base on its own does not have the head's finding).
+    repo.write(
+        "crds/gadget.yaml",
+        &crd(
+            "Gadget",
+            &["{rule: '!oldSelf.hasValue() || self.size > oldSelf.value().size', optionalOldSelf: true, message: 'size grows on every update'}"],
+        ),
+    );
+    repo.write("widget.yaml", &custom("Widget", "w", 7));
+    repo.write("gadget.yaml", &custom("Gadget", "g", 1));
+    repo.write("old.yaml", &bad_configmap("old", "yes"));
+    repo.commit("base");
+    repo.write("other.yaml", &custom("Widget", "other", 9));
+    repo.commit("another widget");
+    let (code, all) = check(&repo, &["--all"]);
+    let (_, full) = check(&repo, &["--all", "--full"]);
+    assert_eq!(all, full);
+    assert_eq!(code, 1);
+    assert_eq!(
+        states(&all),
+        [
+            "V104 new gadget.yaml:6",
+            "V101 pre-existing old.yaml:7",
+            "V103 new other.yaml:6",
+            "V103 pre-existing widget.yaml:6",
+        ]
+    );
+}

@@ -105,6 +105,12 @@ impl Object {
         &self.parsed().doc.root
     }
 
+    /// Where a span of this object is in the head revision: [`Object::path_at`] and the span, so
+    /// a value a patch writes is shown in the patch.
+    pub fn head_location(&self, span: Span) -> crate::diagnostic::Location {
+        crate::diagnostic::Location::head(self.path_at(span), span)
+    }
+
     /// The file a span of this object is in: `path`, except for values of a rendered object
     /// that a patch or a kustomization field writes.
     pub fn path_at(&self, span: Span) -> &str {

@@ -14,7 +14,7 @@ use nodecast_yaml::Node;
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::{wrapped, Inventory, Object};
 use crate::kustomize::kustomization::dir_of;
 
@@ -103,10 +103,10 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "{} is defined twice; the cluster keeps only the one applied last",
                     b.id
                 ),
-                Location::head(&b.path, name_span(b)),
+                b.head_location(name_span(b)),
             )
             .label("second definition")
-            .related(Location::head(&a.path, name_span(a)), "first definition")
+            .related(a.head_location(name_span(a)), "first definition")
             .help("delete one definition, or rename one if they are meant to be two objects")
             .object(b.id.to_string()),
         );

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::code::Code;
-use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::inventory::ReferenceKind;
 use crate::text::closest;
 
@@ -33,7 +33,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ReferenceKind::NodePoolTuning => "ConfigMap (spec.tuningConfig)",
         };
         let managed = inv.manages(&r.target.group, &r.target.kind);
-        let location = Location::head(&from.path, r.span);
+        let location = from.head_location(r.span);
         let diag = if managed {
             let candidates: Vec<&str> = inv
                 .of_kind(&r.target.group, &r.target.kind)

@@ -217,7 +217,7 @@ fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
             .help("remove the stanza from the master pool, or make it equal to ClusterVersion's");
         d = match &cv.stanza {
             Some(s) => d.related(
-                Location::head(&cv_obj.path, s.key_span),
+                Location::head(cv_obj.path_at(s.key_span), s.key_span),
                 "ClusterVersion's stanza, which wins",
             ),
             None => d.note("ClusterVersion has no changeManagement stanza"),
@@ -287,7 +287,7 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
             obj.id, cobj.id));
         if let Some(cs) = &control.stanza {
             d = d.related(
-                Location::head(&cobj.path, cs.key_span),
+                Location::head(cobj.path_at(cs.key_span), cs.key_span),
                 "the control plane's stanza",
             );
         }

@@ -38,6 +38,8 @@ pub struct Src<'a> {
     pub text: Arc<str>,
     /// `Kind/namespace/name`.
     pub object: String,
+    /// The object itself: a rendered value may be written in another file (a patch).
+    placed: &'a Object,
 }
 
 impl<'a> Src<'a> {
@@ -47,6 +49,7 @@ impl<'a> Src<'a> {
             path: &obj.path,
             text: obj.file().text.clone().unwrap_or_else(|| Arc::from("")),
             object: obj.id.to_string(),
+            placed: obj,
         }
     }
 
@@ -57,12 +60,18 @@ impl<'a> Src<'a> {
 
     /// A finding on a span.
     pub fn at(&self, rule: &'static Code, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(rule, message, Location::head(self.path, span)).object(self.object.clone())
+        let path = self.placed.path_at(span);
+        Diagnostic::new(rule, message, Location::head(path, span)).object(self.object.clone())
     }
 
     /// A finding on a byte range inside a string node.
     pub fn in_string(&self, node: &Node, f: Finding) -> Diagnostic {
-        let span = string_span(&self.text, node, f.range.clone());
+        // `text` is the object's own file: a value a patch writes is placed as a whole.
+        let span = if self.placed.path_at(node.span) == self.path {
+            string_span(&self.text, node, f.range.clone())
+        } else {
+            node.span
+        };
         let mut d = self.at(f.code, span, f.message).severity(f.severity);
         if let Some(h) = f.help {
             d = d.help(h);

@@ -90,7 +90,10 @@ impl Model {
                 _ => None,
             };
             if let Some(kind) = kind {
-                first_use.get_or_insert_with(|| (obj.path.clone(), kind_span(obj)));
+                first_use.get_or_insert_with(|| {
+                    let span = kind_span(obj);
+                    (obj.path_at(span).to_string(), span)
+                });
                 policies.push(policy::parse(index, obj, kind, now, out));
                 continue;
             }
@@ -102,7 +105,7 @@ impl Model {
                 .path(&["spec"])
                 .and_then(|s| s.entry("changeManagement"));
             if let Some(e) = entry {
-                first_use.get_or_insert_with(|| (obj.path.clone(), e.key.span));
+                first_use.get_or_insert_with(|| (obj.path_at(e.key.span).to_string(), e.key.span));
             }
             let stanza = entry.and_then(|e| stanza::parse(&Src::of(obj), e, now, out));
             holders.push(Holder {

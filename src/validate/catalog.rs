@@ -28,6 +28,7 @@ pub struct SchemaEntry {
     json: OnceLock<Value>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     transition: OnceLock<bool>,
+    optional_old_self: OnceLock<bool>,
 }
 
 impl SchemaEntry {
@@ -51,6 +52,7 @@ impl SchemaEntry {
             json: OnceLock::new(),
             validator: OnceLock::new(),
             transition: OnceLock::new(),
+            optional_old_self: OnceLock::new(),
         })
     }
 
@@ -68,6 +70,7 @@ impl SchemaEntry {
             json,
             validator: OnceLock::new(),
             transition: OnceLock::new(),
+            optional_old_self: OnceLock::new(),
         }
     }
 
@@ -98,7 +101,23 @@ impl SchemaEntry {
         })
     }
 
-    /// Whether any rule of the schema reads `oldSelf` (then the base object is needed).
+    /// Whether any rule of the schema may read an absent `oldSelf` (`optionalOldSelf: true`,
+    /// checked anywhere in the schema): such a rule runs on a create too, so an unchanged
+    /// update's result is not a create's.
+    pub fn has_optional_old_self(&self) -> bool {
+        fn any(v: &Value) -> bool {
+            match v {
+                Value::Object(map) => map
+                    .iter()
+                    .any(|(k, v)| (k == "optionalOldSelf" && v.as_bool() == Some(true)) || any(v)),
+                Value::Array(items) => items.iter().any(any),
+                _ => false,
+            }
+        }
+        *self.optional_old_self.get_or_init(|| any(self.schema()))
+    }
+
+    /// Whether any rule of the schema is a transition rule (reads `oldSelf`).
     pub fn has_transition_rules(&self) -> bool {
         *self.transition.get_or_init(|| {
             let mut found = false;

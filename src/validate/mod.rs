@@ -31,6 +31,7 @@ use crate::Fatal;
 use nodecast_yaml::Node;
 
 pub use catalog::Catalog;
+use catalog::SchemaEntry;
 pub use engine::{Finding, FindingKind, Skipped};
 
 /// The stage's settings.
@@ -51,8 +52,6 @@ pub struct Settings {
 pub struct Output {
     /// Findings, with spans.
     pub diagnostics: Vec<Diagnostic>,
-    /// CEL rules evaluated.
-    pub evaluated: usize,
     /// CEL rules that could not be evaluated, per object.
     pub skipped: Vec<(ObjectId, Skipped)>,
 }
@@ -158,6 +157,9 @@ pub fn run(
 #[derive(Default)]
 pub struct Kept {
     keep: bool,
+    /// Add each run's results to those kept instead of replacing them (one check's second
+    /// validation, of the base revision on its own, beside the head's).
+    adding: bool,
     fingerprint: String,
     results: std::collections::HashMap<TargetKey, (ObjectResult, Pins)>,
 }
@@ -170,23 +172,49 @@ impl Kept {
             ..Kept::default()
         }
     }
+
+    /// Whether runs keep their results.
+    pub fn is_keeping(&self) -> bool {
+        self.keep
+    }
+
+    /// Runs from now on take what is kept but keep nothing more (the last validation of a
+    /// one-off check).
+    pub fn looking_up_only(&mut self) {
+        self.keep = false;
+    }
+
+    /// Runs from now on add their results to those kept (see [`Kept::adding`]) until
+    /// [`Kept::replacing`].
+    pub fn adding(&mut self) {
+        self.adding = true;
+    }
+
+    /// Runs from now on replace the kept results with their own (the default).
+    pub fn replacing(&mut self) {
+        self.adding = false;
+    }
 }
 
 /// The parses a kept result's key points into, held so no other parse can take their place.
 type Pins = (Arc<ParsedFile>, Option<Arc<ParsedFile>>);
 
-/// What a document's result depends on besides the schemas and settings.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// What a document's result depends on besides the schemas and settings: the parses of the
+/// document and (where it matters) of its base, and the rest of what names and places it — its
+/// identity, `apiVersion`, path, label, feature set, whether it is a patch or rendered — as a
+/// 128-bit keyed hash, so that a kept result costs a few dozen bytes, not a copy of its names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TargetKey {
     root: usize,
     base: usize,
-    id: ObjectId,
-    api_version: String,
-    path: String,
-    label: String,
-    feature_set: String,
-    partial: bool,
-    rendered: bool,
+    rest: (u64, u64),
+}
+
+/// Two independently keyed hashers, the same for the whole process (kept results outlive a run).
+fn key_hashers() -> &'static (std::hash::RandomState, std::hash::RandomState) {
+    static HASHERS: std::sync::OnceLock<(std::hash::RandomState, std::hash::RandomState)> =
+        std::sync::OnceLock::new();
+    HASHERS.get_or_init(|| (std::hash::RandomState::new(), std::hash::RandomState::new()))
 }
 
 /// What every result of a run depends on: the settings and the schemas (the repository's CRDs,
@@ -255,35 +283,51 @@ pub fn run_reusing(
             .filter(|f| patches.contains(&f.path))
             .flat_map(|f| patch_targets(f, &sets)),
     );
-    let (previous, keep) = (&kept.results, kept.keep);
+    let (previous, keep, adding) = (&kept.results, kept.keep, kept.adding);
+    let look_up = keep || !previous.is_empty();
     let done: Vec<(Option<TargetKey>, ObjectResult)> = targets
         .par_iter()
         .map(|target| {
-            let key = keep.then(|| target.key());
-            let result = match key.as_ref().and_then(|k| previous.get(k)) {
-                Some((result, _)) => result.clone(),
-                None => validate_target(&catalog, target, settings),
-            };
-            (key, result)
+            let entry = target.schema(&catalog);
+            let key = look_up.then(|| target.key(entry));
+            if let Some((result, _)) = key.as_ref().and_then(|k| previous.get(k)) {
+                return (key, result.clone());
+            }
+            // The base revision on its own, beside the head's validation: a document the change
+            // left alone was validated there as an update that changes nothing, where every
+            // transition rule ratchets, which finds and skips exactly what a create does unless
+            // a rule reads an optional `oldSelf`. Taken, not kept again under this key.
+            let unchanged = adding && target.base.is_none() && key.is_some();
+            if unchanged && entry.is_some_and(|e| !e.has_optional_old_self()) {
+                let mut as_update = target.key(entry);
+                as_update.base = as_update.root;
+                if let Some((result, _)) = previous.get(&as_update) {
+                    return (None, result.clone());
+                }
+            }
+            (key, validate_target(entry, target, settings))
         })
         .collect();
     let mut results = Vec::with_capacity(done.len());
     let mut next = std::collections::HashMap::new();
     for ((key, result), target) in done.into_iter().zip(&targets) {
-        if let Some(key) = key {
+        if let Some(key) = key.filter(|_| keep) {
             next.insert(key, (result.clone(), target.pins.clone()));
         }
         results.push(result);
     }
-    kept.results = next;
+    if kept.adding {
+        kept.results.extend(next);
+    } else if keep {
+        kept.results = next;
+    }
     let mut out = Output::default();
     let mut seen = std::collections::HashSet::new();
-    for (diags, evaluated, skipped) in results {
+    for (diags, skipped) in results {
         out.diagnostics.extend(diags.into_iter().filter(|d| {
             let at = d.location.span.map(|s| (s.start.line, s.start.col));
             seen.insert((d.code, d.location.path.clone(), at))
         }));
-        out.evaluated += evaluated;
         out.skipped.extend(skipped);
     }
     out.diagnostics.extend(missing_schemas(&catalog, head));
@@ -364,22 +408,39 @@ fn targets_of<'a>(
 }
 
 impl Target<'_> {
-    /// What this document's result depends on (with the run's schemas and settings).
-    fn key(&self) -> TargetKey {
+    /// The schema this document is validated against, if any.
+    fn schema<'c>(&self, catalog: &'c Catalog) -> Option<&'c Arc<SchemaEntry>> {
+        let version = version_of(&self.api_version);
+        catalog.find(&self.id.group, &self.id.kind, version, &self.feature_set)
+    }
+
+    /// What this document's result depends on (with the run's schemas and settings). The base
+    /// document counts only where the schema has transition rules (`oldSelf`): elsewhere the
+    /// result of an update is the result of a create, so the base revision validated on its own
+    /// takes the head's result for each document the change left alone.
+    fn key(&self, schema: Option<&Arc<SchemaEntry>>) -> TargetKey {
+        let transition = schema.is_some_and(|e| e.has_transition_rules());
+        use std::hash::BuildHasher;
+        // A rendered object's values may be written in other files (a patch): its parse is new
+        // each run, never a kept one, but say so anyway.
+        let rendered = self.object.is_some_and(|o| o.origin.overlay.is_some());
+        let rest = (
+            &self.id,
+            &self.api_version,
+            self.path,
+            &self.label,
+            &self.feature_set,
+            self.partial,
+            rendered,
+        );
+        let (a, b) = key_hashers();
         TargetKey {
             root: std::ptr::from_ref(self.root) as usize,
             base: self
                 .base
+                .filter(|_| transition)
                 .map_or(0, |(_, root)| std::ptr::from_ref(root) as usize),
-            id: self.id.clone(),
-            api_version: self.api_version.clone(),
-            path: self.path.to_string(),
-            label: self.label.clone(),
-            feature_set: self.feature_set.clone(),
-            partial: self.partial,
-            // A rendered object's values may be written in other files (a patch): its parse is
-            // new each run, never a kept one, but say so anyway.
-            rendered: self.object.is_some_and(|o| o.origin.overlay.is_some()),
+            rest: (a.hash_one(rest), b.hash_one(rest)),
         }
     }
 
@@ -419,14 +480,17 @@ fn version_of(api_version: &str) -> &str {
     api_version.rsplit('/').next().unwrap_or(api_version)
 }
 
-/// One object's findings, rules evaluated, and rules skipped.
-type ObjectResult = (Vec<Diagnostic>, usize, Vec<(ObjectId, Skipped)>);
+/// One object's findings and the rules it skipped.
+type ObjectResult = (Vec<Diagnostic>, Vec<(ObjectId, Skipped)>);
 
-fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) -> ObjectResult {
+fn validate_target(
+    entry: Option<&Arc<SchemaEntry>>,
+    target: &Target<'_>,
+    settings: &Settings,
+) -> ObjectResult {
     let id = &target.id;
-    let version = version_of(&target.api_version);
-    let Some(entry) = catalog.find(&id.group, &id.kind, version, &target.feature_set) else {
-        return (Vec::new(), 0, Vec::new());
+    let Some(entry) = entry else {
+        return (Vec::new(), Vec::new());
     };
     let status_ignored = entry
         .schema()
@@ -474,7 +538,7 @@ fn validate_target(catalog: &Catalog, target: &Target<'_>, settings: &Settings) 
         .into_iter()
         .map(|s| (id.clone(), s))
         .collect();
-    (diags, report.evaluated, skipped)
+    (diags, skipped)
 }
 
 fn rule_of(kind: FindingKind) -> &'static Code {
@@ -622,7 +686,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
             Diagnostic::new(
                 &codes::V105,
                 message,
-                Location::head(&object.path, span.unwrap_or(root.span)),
+                object.head_location(span.unwrap_or(root.span)),
             )
             .label("no schema")
             .severity(Severity::Info)

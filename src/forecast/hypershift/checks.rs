@@ -36,7 +36,7 @@ fn head_at(side: &Side<'_>, path: &[&str]) -> Location {
         .path(path)
         .map(|n| n.span)
         .unwrap_or_else(|| locate::key_span(root, &format!("/{}", path.join("/"))));
-    Location::head(&side.np.path, span)
+    side.np.head_location(span)
 }
 
 const RELEASE: [&str; 3] = ["spec", "release", "image"];
@@ -83,7 +83,7 @@ fn references(v: &mut Verdict, b: &Side<'_>, h: &Side<'_>, np: &str) {
         } else {
             "spec.tuningConfig"
         };
-        let loc = Location::head(&h.np.path, r.span);
+        let loc = h.np.head_location(r.span);
         match b.refs.iter().find(|x| x.key == r.key && x.name == r.name) {
             Some(x) if x.resolved => v.block(
                 Diagnostic::new(
@@ -263,7 +263,7 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
             Diagnostic::new(
                 &codes::H109,
                 format!("NodePool {} rolls out nothing: {why}", h.np.id.name),
-                Location::head(&h.np.path, locate::key_span(root, "/spec/management/replace")),
+                h.np.head_location(locate::key_span(root, "/spec/management/replace")),
             )
             .label("invalid Replace strategy")
             .help("set management.replace.rollingUpdate (maxSurge and maxUnavailable, not both 0), or strategy: OnDelete")
@@ -282,11 +282,11 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
                     "NodePool {}: maxSurge and maxUnavailable are both 0, which the NodePool API documents as invalid",
                     h.np.id.name
                 ),
-                Location::head(&h.np.path, surge.span),
+                h.np.head_location(surge.span),
             )
             .label("maxSurge 0")
             .related(
-                Location::head(&h.np.path, unavailable.span),
+                h.np.head_location(unavailable.span),
                 "maxUnavailable 0",
             )
             .help("set maxSurge: 1 (new machines first) or maxUnavailable: 1 (one machine down at a time)")
@@ -308,7 +308,7 @@ fn immutable(v: &mut Verdict, input: &Input<'_>, h: &Side<'_>, np: &str) {
             continue;
         };
         let loc = match &f.after {
-            Some(_) => Location::head(&h.np.path, locate::field_span(h.np, &f.path)),
+            Some(_) => h.np.head_location(locate::field_span(h.np, &f.path)),
             None => f
                 .head
                 .clone()

@@ -46,14 +46,14 @@ pub fn findings(
         let first = change.fields.first();
         let loc = match (change.kind, first, change.head) {
             (ChangeKind::Changed, Some(f), Some(_)) => match &f.after {
-                Some(_) => Location::head(&obj.path, locate::field_span(obj, &f.path)),
+                Some(_) => obj.head_location(locate::field_span(obj, &f.path)),
                 None => f
                     .head
                     .clone()
                     .unwrap_or_else(|| Location::head_file(&obj.path)),
             },
             (ChangeKind::Removed, _, _) => Location::base(&obj.path, obj.root().span),
-            _ => Location::head(&obj.path, locate::key_span(obj.root(), "/metadata/name")),
+            _ => obj.head_location(locate::key_span(obj.root(), "/metadata/name")),
         };
         if referenced(&change.id) {
             out.covered.insert(change.id.clone());

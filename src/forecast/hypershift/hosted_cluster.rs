@@ -3,7 +3,7 @@
 
 use super::paused::{self, Pause};
 use super::{inputs, locate, template, GROUP};
-use crate::diagnostic::{Diagnostic, Location};
+use crate::diagnostic::Diagnostic;
 use crate::forecast::hypershift::codes;
 use crate::forecast::{Action, Forecast, Input};
 use crate::inventory::{Object, ReferenceKind};
@@ -87,7 +87,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                             hc.id.name,
                             pools.len()
                         ),
-                        Location::head(&hc.path, locate::field_span(hc, field)),
+                        hc.head_location(locate::field_span(hc, field)),
                     )
                     .label("control-plane release")
                     .help("upgrade during a maintenance window, or pause the NodePools (spec.pausedUntil) until the control plane has settled")
@@ -132,7 +132,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                         hc.id.name,
                         rolling.join(", ")
                     ),
-                    Location::head(&hc.path, span),
+                    hc.head_location(span),
                 )
                 .label("pauses the control plane only")
                 .help("set spec.pausedUntil on each NodePool to hold its rollout")

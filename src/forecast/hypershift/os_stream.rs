@@ -31,7 +31,7 @@ pub fn effective(s: &Side<'_>) -> String {
 }
 
 fn at(s: &Side<'_>, pointer: &str) -> Location {
-    Location::head(&s.np.path, key_span(s.np.root(), pointer))
+    s.np.head_location(key_span(s.np.root(), pointer))
 }
 
 fn in_place(s: &Side<'_>) -> bool {
@@ -372,7 +372,7 @@ fn boot_image(input: &Input<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnosti
     .object(np);
     if let (Some(hc), Some(k)) = (h.hc, region_key) {
         d = d.related(
-            Location::head(&hc.path, key_span(hc.root(), &format!("/{}", k.join("/")))),
+            hc.head_location(key_span(hc.root(), &format!("/{}", k.join("/")))),
             "the HostedCluster's region",
         );
     }

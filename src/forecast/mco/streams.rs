@@ -132,7 +132,7 @@ fn value_at(o: &Object, keys: &[&str]) -> Location {
         .path(keys)
         .map(|n| n.span)
         .unwrap_or_else(|| super::config::locate(o.root(), &format!("/{}", keys.join("/"))));
-    Location::head(&o.path, span)
+    o.head_location(span)
 }
 
 /// Findings about stream names (S106), MachineSets (S113, S114) and boot image management

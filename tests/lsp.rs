@@ -704,6 +704,71 @@ fn suggested_names_and_suppression_edits_are_offered_for_new_files_and_the_confi
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
 }
 
+/// The schedule linter's "did you mean" is a quick fix too: a misspelt change-management field
+/// (a key) and a misspelt RRULE part (inside a quoted string, replaced where the file writes it).
+#[test]
+fn schedule_suggestions_are_quick_fixes() {
+    let repo = cluster_repo();
+    let mut client = Client::start(repo.path());
+    client.initialize(repo.path(), options(), json!({}));
+    let pool = uri(repo.path(), "pool.yaml");
+    client.open(
+        &pool,
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  changeManagement:\n    disabledUntill: \"2026-12-01T00:00:00Z\"\n",
+    );
+    let found = client.diagnostics(&pool, 1);
+    let w111 = found
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|d| d["code"] == "W111")
+        .cloned()
+        .unwrap_or_else(|| panic!("no W111: {found}"));
+    assert_eq!(w111["range"], range((6, 4), (6, 18)));
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": pool}, "range": range((6, 6), (6, 6)), "context": {"diagnostics": []}}),
+    );
+    // The suggested name first; then suppressing it, on the line or in the file.
+    assert_eq!(
+        actions["result"][0],
+        json!({
+            "title": "Use `disabledUntil`",
+            "kind": "quickfix",
+            "diagnostics": [w111],
+            "edit": {"changes": {pool.clone(): [{"range": range((6, 4), (6, 18)), "newText": "disabledUntil"}]}},
+            "isPreferred": true,
+        })
+    );
+    assert_eq!(actions["result"].as_array().map(Vec::len), Some(3));
+
+    let policy = uri(repo.path(), "policy.yaml");
+    client.open(
+        &policy,
+        "apiVersion: config.openshift.io/v1alpha1\nkind: ChangeManagementPolicy\nmetadata:\n  name: weekend\n  namespace: openshift-machine-config-operator\nspec:\n  strategy: MaintenanceSchedule\n  maintenanceSchedule:\n    permit:\n      recurrence: \"FREQ=WEEKLY;BYDAYS=SA\"\n      startTime: \"02:00\"\n      duration: 6h\n",
+    );
+    let found = client.diagnostics(&policy, 1);
+    let w102 = found
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|d| d["code"] == "W102")
+        .cloned()
+        .unwrap_or_else(|| panic!("no W102: {found}"));
+    assert_eq!(w102["range"], range((9, 31), (9, 37)), "{found}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": policy}, "range": range((9, 33), (9, 33)), "context": {"diagnostics": []}}),
+    );
+    assert_eq!(actions["result"][0]["title"], "Use `BYDAY`", "{actions}");
+    assert_eq!(
+        actions["result"][0]["edit"]["changes"][&policy],
+        json!([{"range": range((9, 31), (9, 37)), "newText": "BYDAY"}])
+    );
+    assert_eq!(client.shut_down(), 0);
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
 /// Runs each state (buffers laid over the working tree of `dir`, compared with `base`) twice:
 /// with what the earlier states' checks kept, and fresh; the JSON reports must be equal.
 fn reused_equals_fresh(

@@ -76,6 +76,22 @@ impl<'a> Src<'a> {
         if let Some(h) = f.help {
             d = d.help(h);
         }
+        // A suggested name replaces the part only where the file writes it as the decoded
+        // text does (no escapes, no folding in it): then the edit is exact.
+        let decoded = match &node.kind {
+            nodecast_yaml::NodeKind::Scalar { text, .. } => text.get(f.range.clone()),
+            _ => None,
+        };
+        let written = self.text.get(span.start.offset..span.end.offset);
+        if let (Some(to), Some(decoded)) = (f.rename, decoded) {
+            if written == Some(decoded) && self.placed.path_at(span) == self.path {
+                d = d.fix(crate::diagnostic::Fix::replace(
+                    format!("use `{to}`"),
+                    span,
+                    to,
+                ));
+            }
+        }
         d
     }
 }
@@ -93,6 +109,8 @@ pub struct Finding {
     pub message: String,
     /// The fix.
     pub help: Option<String>,
+    /// The text that should replace the range ("did you mean"), for an editor's quick fix.
+    pub rename: Option<String>,
 }
 
 impl std::fmt::Debug for Finding {
@@ -114,12 +132,20 @@ impl Finding {
             range,
             message: message.into(),
             help: None,
+            rename: None,
         }
     }
 
     /// Sets the fix.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Suggests `to` in place of the range: the help says so and an editor can apply it.
+    pub fn did_you_mean(mut self, to: &str) -> Self {
+        self.help = Some(format!("did you mean `{to}`?"));
+        self.rename = Some(to.to_string());
         self
     }
 

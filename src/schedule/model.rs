@@ -169,6 +169,7 @@ impl Model {
                             .map(|p| p.name.as_str()),
                     ) {
                         d.help(format!("did you mean `{s}`?"))
+                            .fix(crate::diagnostic::Fix::rename(r.span, s))
                     } else {
                         d.help(format!("add the {kind_name} `{}`, or fix the name", r.name))
                     };

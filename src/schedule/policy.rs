@@ -139,7 +139,9 @@ pub fn parse(
                             ["Permissive", "Restrictive", "MaintenanceSchedule"],
                         )
                     }) {
-                        Some(c) => d.help(format!("did you mean `{c}`?")),
+                        Some(c) => d
+                            .help(format!("did you mean `{c}`?"))
+                            .fix(crate::diagnostic::Fix::rename(s.span, c)),
                         None => d.help("use Permissive, Restrictive or MaintenanceSchedule"),
                     };
                     out.push(d);

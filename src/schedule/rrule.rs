@@ -188,7 +188,7 @@ fn known_once(text: &str, parts: Vec<Part>, out: &mut Vec<Finding>) -> Vec<Part>
                 ),
             );
             f = match crate::text::closest(&part.name, PARTS) {
-                Some(s) => f.help(format!("did you mean `{s}`?")),
+                Some(s) => f.did_you_mean(s),
                 None => f.help(format!("RRULE parts are {}", PARTS.join(", "))),
             };
             out.push(f);
@@ -254,7 +254,7 @@ fn frequency(text: &str, freq_part: &Part, out: &mut Vec<Finding>) -> Option<Fre
                 &freq_part.value,
                 ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"],
             ) {
-                Some(s) => f.help(format!("did you mean `{s}`?")),
+                Some(s) => f.did_you_mean(s),
                 None => f.help("use DAILY, WEEKLY, MONTHLY or YEARLY"),
             };
             out.push(f);

@@ -6,7 +6,7 @@ use nodecast_yaml::{Entry, Node, NodeKind, Scalar, Span};
 
 use super::days;
 use super::Src;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 
 /// Which revision a stanza or policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,7 +157,9 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
                 )
                 .severity(Severity::Warning);
             d = match crate::text::closest(k, A_KEYS.iter().chain(B_KEYS.iter()).copied()) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
+                Some(s) => d
+                    .help(format!("did you mean `{s}`?"))
+                    .fix(Fix::rename(e.key.span, s)),
                 None => d.help(format!(
                     "fields are {} (Schema A) or {} (Schema B)",
                     A_KEYS.join(", "),
@@ -366,7 +368,9 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
                 .as_str()
                 .and_then(|t| crate::text::closest(t, B_STRATEGIES))
             {
-                Some(c) => d.help(format!("did you mean `{c}`?")),
+                Some(c) => d
+                    .help(format!("did you mean `{c}`?"))
+                    .fix(Fix::rename(s.span, c)),
                 None => d.help(format!("use one of {}", B_STRATEGIES.join(", "))),
             };
             out.push(d);

@@ -409,7 +409,9 @@ fn enum_value(
         format!("`{shown}` is not a valid {field}"),
     );
     d = match text.and_then(|t| crate::text::closest(t, allowed.iter().copied())) {
-        Some(s) => d.help(format!("did you mean `{s}`? (values are case-sensitive)")),
+        Some(s) => d
+            .help(format!("did you mean `{s}`? (values are case-sensitive)"))
+            .fix(crate::diagnostic::Fix::rename(node.span, s)),
         None => d.help(format!("use one of {}", allowed.join(", "))),
     };
     out.push(d);

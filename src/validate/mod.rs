@@ -184,8 +184,8 @@ impl Kept {
         self.keep = false;
     }
 
-    /// Runs from now on add their results to those kept (see [`Kept::adding`]) until
-    /// [`Kept::replacing`].
+    /// Runs from now on add their results to those kept, beside them (the base revision's own
+    /// validation after the head's), until [`Kept::replacing`].
     pub fn adding(&mut self) {
         self.adding = true;
     }

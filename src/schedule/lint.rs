@@ -166,34 +166,41 @@ fn straddles(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, out: &mut Vec<Dia
 }
 
 /// The ClusterVersion that governs a MachineConfigPool's cluster: the nearest one in the same or
-/// a parent folder, else the only one.
+/// a parent folder (of several in one folder, the last), else the only one. The folders are
+/// indexed once per model: a fleet has a ClusterVersion and a master pool per cluster.
 pub fn cluster_version_for<'m>(
     model: &'m Model,
     inv: &Inventory,
     path: &str,
 ) -> Option<&'m Holder> {
-    let dir = |p: &str| {
-        p.rsplit_once('/')
-            .map_or(String::new(), |(d, _)| d.to_string())
-    };
-    let own = dir(path);
-    let cvs: Vec<&Holder> = model
-        .holders
-        .iter()
-        .filter(|h| h.kind == HolderKind::ClusterVersion)
-        .collect();
-    let nearest = cvs
-        .iter()
-        .filter(|h| {
-            let d = dir(&inv.objects[h.index].path);
-            d.is_empty() || own == d || own.starts_with(&format!("{d}/"))
-        })
-        .max_by_key(|h| dir(&inv.objects[h.index].path).len());
-    nearest.copied().or(if cvs.len() == 1 {
-        cvs.first().copied()
+    let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let (by_dir, count) = model.cluster_versions.get_or_init(|| {
+        let mut by_dir = std::collections::HashMap::new();
+        let mut count = 0;
+        for (i, h) in model.holders.iter().enumerate() {
+            if h.kind == HolderKind::ClusterVersion {
+                by_dir.insert(dir(&inv.objects[h.index].path), i);
+                count += 1;
+            }
+        }
+        (by_dir, count)
+    });
+    // The folder itself, then each parent, then the repository's root.
+    let mut folder = dir(path);
+    loop {
+        if let Some(&i) = by_dir.get(&folder) {
+            return model.holders.get(i);
+        }
+        if folder.is_empty() {
+            break;
+        }
+        folder = dir(&folder);
+    }
+    if *count == 1 {
+        by_dir.values().next().and_then(|&i| model.holders.get(i))
     } else {
         None
-    })
+    }
 }
 
 fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
@@ -374,4 +381,87 @@ pub fn bypasses(inv: &Inventory, name: &str) -> bool {
                 .and_then(Node::key_text)
                 .is_some_and(|v| !v.is_empty())
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::parse::{parse_file, FileEntry};
+
+    fn cv(name: &str) -> String {
+        format!("apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: {name}\nspec:\n  channel: stable-4.18\n")
+    }
+
+    /// The plain scan over every holder the index replaced: the reference it must agree with.
+    fn scanned<'m>(model: &'m Model, inv: &Inventory, path: &str) -> Option<&'m Holder> {
+        let dir = |p: &str| {
+            p.rsplit_once('/')
+                .map_or(String::new(), |(d, _)| d.to_string())
+        };
+        let own = dir(path);
+        let cvs: Vec<&Holder> = model
+            .holders
+            .iter()
+            .filter(|h| h.kind == HolderKind::ClusterVersion)
+            .collect();
+        let nearest = cvs
+            .iter()
+            .filter(|h| {
+                let d = dir(&inv.objects[h.index].path);
+                d.is_empty() || own == d || own.starts_with(&format!("{d}/"))
+            })
+            .max_by_key(|h| dir(&inv.objects[h.index].path).len());
+        nearest.copied().or(if cvs.len() == 1 {
+            cvs.first().copied()
+        } else {
+            None
+        })
+    }
+
+    fn found(files: &[(&str, String)], path: &str) -> Option<String> {
+        let files: Vec<FileEntry> = files
+            .iter()
+            .map(|(p, text)| FileEntry::new(*p, Arc::new(parse_file(text.as_bytes()))))
+            .collect();
+        let inv = Inventory::build(&files);
+        let model = Model::build(&inv, 0, &mut Vec::new());
+        let indexed = cluster_version_for(&model, &inv, path).map(|h| h.index);
+        assert_eq!(
+            indexed,
+            scanned(&model, &inv, path).map(|h| h.index),
+            "{path}"
+        );
+        indexed.map(|i| inv.objects[i].path.clone())
+    }
+
+    /// The nearest ClusterVersion in the folder or a parent, of several in one folder the last,
+    /// else the only one in the repository, else none.
+    #[test]
+    fn the_nearest_cluster_version_governs_a_pool() {
+        let fleet = [
+            ("cv.yaml", cv("root")),
+            ("a/cv.yaml", cv("a")),
+            ("a/b/cv-1.yaml", cv("b1")),
+            ("a/b/cv-2.yaml", cv("b2")),
+            ("ab/cv.yaml", cv("ab")),
+        ];
+        assert_eq!(
+            found(&fleet, "a/b/c/pool.yaml").as_deref(),
+            Some("a/b/cv-2.yaml")
+        );
+        assert_eq!(
+            found(&fleet, "a/b/pool.yaml").as_deref(),
+            Some("a/b/cv-2.yaml")
+        );
+        assert_eq!(found(&fleet, "a/x/pool.yaml").as_deref(), Some("a/cv.yaml"));
+        // `ab` is not a parent of `abc`.
+        assert_eq!(found(&fleet, "abc/pool.yaml").as_deref(), Some("cv.yaml"));
+        assert_eq!(found(&fleet, "pool.yaml").as_deref(), Some("cv.yaml"));
+        let two = [("x/cv.yaml", cv("cx")), ("y/cv.yaml", cv("cy"))];
+        assert_eq!(found(&two, "z/pool.yaml"), None);
+        let one = [("x/cv.yaml", cv("cx"))];
+        assert_eq!(found(&one, "z/pool.yaml").as_deref(), Some("x/cv.yaml"));
+    }
 }

@@ -72,6 +72,10 @@ pub struct Model {
     pub holders: Vec<Holder>,
     /// Whether the repository uses the API at all (for the W101 reminder).
     pub first_use: Option<(String, Span)>,
+    /// The ClusterVersion holders by folder (the last of a folder, in holder order) and how many
+    /// there are: built on first use, for [`crate::schedule::lint::cluster_version_for`].
+    pub(crate) cluster_versions:
+        std::sync::OnceLock<(std::collections::HashMap<String, usize>, usize)>,
 }
 
 impl Model {
@@ -125,6 +129,7 @@ impl Model {
             policies,
             holders,
             first_use,
+            cluster_versions: std::sync::OnceLock::new(),
         };
         model.resolve(inv, out);
         model

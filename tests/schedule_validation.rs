@@ -152,3 +152,75 @@ fn the_schedule_command_evaluates_structured_recurrences() {
     );
     assert!(run.stdout.contains("HostedCluster/clusters/prod  (hc.yaml:9): window Sat 2026-11-28 01:00 UTC — next window of policy monthly opens Sat 2026-11-28 01:00 UTC (8h long)"), "{}", run.stdout);
 }
+
+/// A fleet defines `MachineConfigPool/worker` and `ClusterVersion/version` once per cluster
+/// folder, and each cluster may name its own `ChangeManagementPolicy/nights`: each pool follows
+/// its own cluster's stanza and the nearest policy of that name. (Once only the first definition
+/// of an identity was read: cluster b's pool took cluster a's window, and cluster c's pool, which
+/// has no stanza, was given a's too.)
+#[test]
+fn each_cluster_of_a_fleet_follows_its_own_change_management() {
+    let repo = common::Repo::new();
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/worker: \"\"\n";
+    let mc = |arg: &str| {
+        format!("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - {arg}\n")
+    };
+    let cv = "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nspec:\n  channel: stable-4.18\n";
+    let policy = |day: &str| {
+        format!("apiVersion: config.openshift.io/v1alpha1\nkind: ChangeManagementPolicy\nmetadata:\n  name: nights\n  namespace: openshift-machine-config-operator\nspec:\n  strategy: MaintenanceSchedule\n  maintenanceSchedule:\n    permit:\n      recurrence: \"FREQ=WEEKLY;BYDAY={day}\"\n      startTime: \"02:00\"\n      duration: 6h\n")
+    };
+    for (cluster, day) in [("a", Some("SA")), ("b", Some("SU")), ("c", None)] {
+        repo.write(&format!("{cluster}/cv.yaml"), cv);
+        repo.write(&format!("{cluster}/mc.yaml"), &mc("audit=1"));
+        match day {
+            Some(day) => {
+                repo.write(
+                    &format!("{cluster}/pool.yaml"),
+                    &format!("{pool}  changeManagement:\n    policy:\n      name: nights\n"),
+                );
+                repo.write(&format!("{cluster}/policy.yaml"), &policy(day));
+            }
+            None => repo.write(&format!("{cluster}/pool.yaml"), pool),
+        }
+    }
+    repo.commit("three clusters");
+    for cluster in ["a", "b", "c"] {
+        repo.write(&format!("{cluster}/mc.yaml"), &mc("audit=0"));
+    }
+    repo.commit("a kernel argument in every cluster");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--now",
+            "2026-11-25T12:00:00Z",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    let when: Vec<(String, String, String)> = r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            (
+                f["target"]["cluster"].as_str().unwrap_or("?").to_string(),
+                f["when"]["state"].as_str().unwrap_or("?").to_string(),
+                f["when"]["at"].as_str().unwrap_or("-").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("a", "window", "2026-11-28T02:00:00Z"),
+        ("b", "window", "2026-11-29T02:00:00Z"),
+        ("c", "now", "-"),
+    ]
+    .map(|(c, s, a)| (c.to_string(), s.to_string(), a.to_string()));
+    assert_eq!(when, expected, "{r}");
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+}

@@ -84,8 +84,17 @@ impl Model {
         let mut policies = Vec::new();
         let mut holders = Vec::new();
         let mut first_use: Option<(String, Span)> = None;
+        // Every definition that reaches a cluster, once per place: a fleet defines
+        // `MachineConfigPool/worker` and `ClusterVersion/version` once per cluster folder, and
+        // each cluster's stanza governs its own pools (a duplicate in one place is one object).
+        let deleted: std::collections::HashSet<usize> = inv.deletions.iter().copied().collect();
+        let mut seen = std::collections::HashSet::new();
         for (index, obj) in inv.objects.iter().enumerate() {
-            if inv.by_id.get(&obj.id) != Some(&index) {
+            let relevant = matches!(
+                obj.id.kind.as_str(),
+                "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
+            ) || HolderKind::of(&obj.id.group, &obj.id.kind).is_some();
+            if !relevant || deleted.contains(&index) || !seen.insert((&obj.id, place(obj))) {
                 continue;
             }
             let kind = match obj.id.kind.as_str() {
@@ -141,10 +150,21 @@ impl Model {
             let Some(st) = &h.stanza else { continue };
             let Some(r) = st.reference() else { continue };
             let (kind, namespace) = wanted(h, st.schema, r);
+            // Of several policies of that name (one per cluster folder), the nearest to the
+            // stanza: the one whose file shares the longest leading folders with it.
+            let own = &inv.objects[h.index].path;
             let found = self
                 .policies
                 .iter()
-                .position(|p| p.kind == kind && p.name == r.name && p.namespace == namespace);
+                .enumerate()
+                .filter(|(_, p)| p.kind == kind && p.name == r.name && p.namespace == namespace)
+                .max_by_key(|(i, p)| {
+                    (
+                        shared_folders(own, &inv.objects[p.index].path),
+                        usize::MAX - i,
+                    )
+                })
+                .map(|(i, _)| i);
             match found {
                 Some(i) => h.policy = Some(i),
                 None => {
@@ -210,4 +230,28 @@ fn wanted(h: &Holder, schema: Schema, r: &PolicyRef) -> (PolicyKind, Option<Stri
 
 fn kind_span(obj: &Object) -> Span {
     obj.root().get("kind").map_or(obj.root().span, |k| k.span)
+}
+
+/// Where a definition is deployed from, to tell one cluster's object from another's: the
+/// wrapper that carries it, else the overlay that renders it, else its file's folder.
+fn place(obj: &crate::inventory::Object) -> String {
+    match (&obj.origin.wrapper, &obj.origin.overlay) {
+        (Some(_), _) => obj.id.scope.clone(),
+        (None, Some(overlay)) => overlay.clone(),
+        (None, None) => obj.path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+    }
+}
+
+/// How many leading folders two repository paths share.
+fn shared_folders(a: &str, b: &str) -> usize {
+    fn folders(p: &str) -> Vec<&str> {
+        let mut parts: Vec<&str> = p.split('/').collect();
+        parts.pop();
+        parts
+    }
+    folders(a)
+        .iter()
+        .zip(folders(b).iter())
+        .take_while(|(x, y)| x == y)
+        .count()
 }

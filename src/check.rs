@@ -271,9 +271,6 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     );
     let mut diagnostics = applied.diagnostics;
     clock.lap("policy");
-    if one_off {
-        validation.looking_up_only();
-    }
     let mut pre_existing = 0;
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
@@ -472,15 +469,11 @@ fn lint_alone(
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
     // `--full` validates the base afresh; otherwise each document the change left alone takes
-    // the head's result (the validation's key says when the base document matters), and this
-    // run's results are added to the head's, not put in their place.
+    // the head's result (the validation's key says when the base document matters), and the
+    // head's results stay what is kept.
     let mut fresh = crate::validate::Kept::default();
-    let validation = if options.full {
-        &mut fresh
-    } else {
-        validation.adding();
-        validation
-    };
+    let validation = if options.full { &mut fresh } else { validation };
+    let keeping = validation.set_keeping(false);
     let evaluated = evaluate(
         options,
         Pair {
@@ -494,7 +487,7 @@ fn lint_alone(
         validation,
         clusters,
     );
-    validation.replacing();
+    validation.set_keeping(keeping);
     let evaluated = evaluated?;
     let sides = ParsedSides {
         base: Vec::new(),

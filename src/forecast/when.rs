@@ -185,12 +185,8 @@ fn schedule_one(
         Decision::Window { at, end, .. } => Some((*at, *end)),
         _ => None,
     };
-    let location = cause_location(impact, inv).unwrap_or_else(|| {
-        Location::head(
-            inv.objects[holder.index].path_at(stanza.key_span),
-            stanza.key_span,
-        )
-    });
+    let location = cause_location(impact, inv)
+        .unwrap_or_else(|| inv.objects[holder.index].head_location(stanza.key_span));
     if let (Some((start, end)), Some(waves)) =
         (bounds, impact.rollout.as_ref().and_then(|r| r.waves))
     {
@@ -249,7 +245,7 @@ fn schedule_one(
         };
         out.push(
             Diagnostic::new(&codes::W118, format!("this change would start {} outside the permitted window; {next}", doing(impact.action)), location)
-                .related(Location::head(inv.objects[holder.index].path_at(stanza.key_span), stanza.key_span), "the change-management stanza that applies")
+                .related(inv.objects[holder.index].head_location(stanza.key_span), "the change-management stanza that applies")
                 .note(format!("{} {}: {}", impact.target.kind, impact.target.name, impact.when.reason))
                 .help("merge inside the window, or lift the hold (e.g. `disabledUntil`, `strategy: PermissiveUntil`) when the change must go out now")
                 .object(inv.objects[pool.index].id.to_string()),

@@ -63,11 +63,13 @@ pub struct Cluster {
     pub head: Vec<usize>,
 }
 
-fn parent(path: &str) -> &str {
+/// The folder a repository path is in (`""` for the repository's root).
+pub fn parent(path: &str) -> &str {
     path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
-fn ancestors(dir: &str) -> Vec<&str> {
+/// `dir`, then each folder holding it, up to the repository's root (`""`).
+pub fn ancestors(dir: &str) -> Vec<&str> {
     let mut out = vec![dir];
     let mut d = dir;
     while !d.is_empty() {

@@ -173,28 +173,21 @@ pub fn cluster_version_for<'m>(
     inv: &Inventory,
     path: &str,
 ) -> Option<&'m Holder> {
-    let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    use crate::inventory::clusters::{ancestors, parent};
     let (by_dir, count) = model.cluster_versions.get_or_init(|| {
         let mut by_dir = std::collections::HashMap::new();
         let mut count = 0;
         for (i, h) in model.holders.iter().enumerate() {
             if h.kind == HolderKind::ClusterVersion {
-                by_dir.insert(dir(&inv.objects[h.index].path), i);
+                by_dir.insert(parent(&inv.objects[h.index].path).to_string(), i);
                 count += 1;
             }
         }
         (by_dir, count)
     });
     // The folder itself, then each parent, then the repository's root.
-    let mut folder = dir(path);
-    loop {
-        if let Some(&i) = by_dir.get(&folder) {
-            return model.holders.get(i);
-        }
-        if folder.is_empty() {
-            break;
-        }
-        folder = dir(&folder);
+    if let Some(&i) = ancestors(parent(path)).iter().find_map(|d| by_dir.get(*d)) {
+        return model.holders.get(i);
     }
     if *count == 1 {
         by_dir.values().next().and_then(|&i| model.holders.get(i))
@@ -224,7 +217,7 @@ fn master_pools(model: &Model, inv: &Inventory, out: &mut Vec<Diagnostic>) {
             .help("remove the stanza from the master pool, or make it equal to ClusterVersion's");
         d = match &cv.stanza {
             Some(s) => d.related(
-                Location::head(cv_obj.path_at(s.key_span), s.key_span),
+                cv_obj.head_location(s.key_span),
                 "ClusterVersion's stanza, which wins",
             ),
             None => d.note("ClusterVersion has no changeManagement stanza"),
@@ -294,7 +287,7 @@ fn overlaps(model: &Model, inv: &Inventory, now: i64, out: &mut Vec<Diagnostic>)
             obj.id, cobj.id));
         if let Some(cs) = &control.stanza {
             d = d.related(
-                Location::head(cobj.path_at(cs.key_span), cs.key_span),
+                cobj.head_location(cs.key_span),
                 "the control plane's stanza",
             );
         }

@@ -85,11 +85,7 @@ impl<'a> Src<'a> {
         let written = self.text.get(span.start.offset..span.end.offset);
         if let (Some(to), Some(decoded)) = (f.rename, decoded) {
             if written == Some(decoded) && self.placed.path_at(span) == self.path {
-                d = d.fix(crate::diagnostic::Fix::replace(
-                    format!("use `{to}`"),
-                    span,
-                    to,
-                ));
+                d = d.fix(crate::diagnostic::Fix::rename(span, &to));
             }
         }
         d

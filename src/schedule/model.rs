@@ -238,7 +238,7 @@ fn place(obj: &crate::inventory::Object) -> String {
     match (&obj.origin.wrapper, &obj.origin.overlay) {
         (Some(_), _) => obj.id.scope.clone(),
         (None, Some(overlay)) => overlay.clone(),
-        (None, None) => obj.path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+        (None, None) => crate::inventory::clusters::parent(&obj.path).to_string(),
     }
 }
 

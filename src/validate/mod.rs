@@ -157,9 +157,6 @@ pub fn run(
 #[derive(Default)]
 pub struct Kept {
     keep: bool,
-    /// Add each run's results to those kept instead of replacing them (one check's second
-    /// validation, of the base revision on its own, beside the head's).
-    adding: bool,
     fingerprint: String,
     results: std::collections::HashMap<TargetKey, (ObjectResult, Pins)>,
 }
@@ -178,21 +175,10 @@ impl Kept {
         self.keep
     }
 
-    /// Runs from now on take what is kept but keep nothing more (the last validation of a
-    /// one-off check).
-    pub fn looking_up_only(&mut self) {
-        self.keep = false;
-    }
-
-    /// Runs from now on add their results to those kept, beside them (the base revision's own
-    /// validation after the head's), until [`Kept::replacing`].
-    pub fn adding(&mut self) {
-        self.adding = true;
-    }
-
-    /// Runs from now on replace the kept results with their own (the default).
-    pub fn replacing(&mut self) {
-        self.adding = false;
+    /// Whether runs from now on keep their results (else they only take what is kept, as the
+    /// base revision's own validation does beside the head's); returns the previous setting.
+    pub fn set_keeping(&mut self, keep: bool) -> bool {
+        std::mem::replace(&mut self.keep, keep)
     }
 }
 
@@ -283,29 +269,30 @@ pub fn run_reusing(
             .filter(|f| patches.contains(&f.path))
             .flat_map(|f| patch_targets(f, &sets)),
     );
-    let (previous, keep, adding) = (&kept.results, kept.keep, kept.adding);
+    let (previous, keep) = (&kept.results, kept.keep);
     let look_up = keep || !previous.is_empty();
     let done: Vec<(Option<TargetKey>, ObjectResult)> = targets
         .par_iter()
         .map(|target| {
             let entry = target.schema(&catalog);
             let key = look_up.then(|| target.key(entry));
-            if let Some((result, _)) = key.as_ref().and_then(|k| previous.get(k)) {
-                return (key, result.clone());
-            }
-            // The base revision on its own, beside the head's validation: a document the change
-            // left alone was validated there as an update that changes nothing, where every
-            // transition rule ratchets, which finds and skips exactly what a create does unless
-            // a rule reads an optional `oldSelf`. Taken, not kept again under this key.
-            let unchanged = adding && target.base.is_none() && key.is_some();
-            if unchanged && entry.is_some_and(|e| !e.has_optional_old_self()) {
-                let mut as_update = target.key(entry);
-                as_update.base = as_update.root;
-                if let Some((result, _)) = previous.get(&as_update) {
-                    return (None, result.clone());
-                }
-            }
-            (key, validate_target(entry, target, settings))
+            // A create (no base document) finds and skips exactly what an update that changes
+            // nothing finds, where every transition rule ratchets, unless a rule reads an
+            // optional `oldSelf`: so the base revision on its own takes the head's result for a
+            // document the change left alone.
+            let as_update = key
+                .filter(|_| target.base.is_none())
+                .filter(|_| entry.is_some_and(|e| !e.has_optional_old_self()))
+                .map(|k| TargetKey { base: k.root, ..k });
+            let found = [key, as_update]
+                .into_iter()
+                .flatten()
+                .find_map(|k| previous.get(&k));
+            let result = match found {
+                Some((result, _)) => result.clone(),
+                None => validate_target(entry, target, settings),
+            };
+            (key, result)
         })
         .collect();
     let mut results = Vec::with_capacity(done.len());
@@ -316,9 +303,7 @@ pub fn run_reusing(
         }
         results.push(result);
     }
-    if kept.adding {
-        kept.results.extend(next);
-    } else if keep {
+    if keep {
         kept.results = next;
     }
     let mut out = Output::default();

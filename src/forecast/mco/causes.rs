@@ -111,7 +111,7 @@ pub fn location(scope: &Scope<'_>, src: Option<&Src>) -> Option<Location> {
     let src = src?;
     if let Some(obj) = scope.head.get(&src.object) {
         let span = locate(obj.root(), &src.pointer);
-        return Some(Location::head(obj.path_at(span), span));
+        return Some(obj.head_location(span));
     }
     let obj = scope.base.get(&src.object)?;
     let span = locate(obj.root(), &src.pointer);

@@ -239,5 +239,5 @@ pub fn unselected_configs(
 /// A head location in the file that writes the span (a patch or kustomization field of a rendered
 /// object, else the object's own file).
 fn head_at(obj: &Object, span: nodecast_yaml::Span) -> Location {
-    Location::head(obj.path_at(span), span)
+    obj.head_location(span)
 }

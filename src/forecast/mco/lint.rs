@@ -4,7 +4,7 @@ use super::generated;
 use super::pool::{self, Pool};
 use super::scope::Scope;
 use super::selector;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::mco::codes;
 use crate::inventory::{Object, ObjectId};
 
@@ -21,7 +21,7 @@ pub fn lint(
         let Some(obj) = p.object.as_ref().and_then(|id| scope.head.get(id)) else {
             continue;
         };
-        let at = |span| Location::head(obj.path_at(span), span);
+        let at = |span| obj.head_location(span);
         match &p.selector {
             Err(e) => out.push(
                 Diagnostic::new(
@@ -73,7 +73,7 @@ pub fn lint(
                 Diagnostic::new(
                     &codes::M106,
                     format!("{} applies to no pool: {}", o.id, e.message),
-                    Location::head(o.path_at(e.span), e.span),
+                    o.head_location(e.span),
                 )
                 .help("use matchLabels, or matchExpressions with operator In, NotIn, Exists or DoesNotExist")
                 .object(o.id.to_string()),
@@ -100,7 +100,7 @@ pub fn lint(
         // labels were put on them on the cluster (`oc label mcp worker custom-kubelet=…` is the
         // documented way): a selector of other labels may well match, so nothing is known.
         let pools_unknown = !empty && pools.iter().all(|p| p.object.is_none());
-        let at = Location::head(obj.path_at(span), span);
+        let at = obj.head_location(span);
         if pools_unknown {
             out.push(
                 Diagnostic::new(

@@ -1,6 +1,7 @@
 //! Findings about a value a Kustomize patch writes point into the patch, where the value is
 //! written — the file and line an engineer edits — not at the same position in the base file
-//! the object comes from (the models and the schedule linter once placed them there).
+//! the object comes from (the models, the schedule linter and the version-transition rules once
+//! placed them there).
 
 mod common;
 
@@ -38,10 +39,22 @@ fn findings_on_patched_values_point_into_the_patch() {
         "pools/base/pool.yaml",
         "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/worker: \"\"\n",
     );
-    repo.write("pools/base/kustomization.yaml", "resources:\n- pool.yaml\n");
+    repo.write(
+        "pools/base/cv.yaml",
+        "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nspec:\n  channel: stable-4.18\n  desiredUpdate:\n    version: 4.18.5\n",
+    );
+    repo.write(
+        "pools/base/kustomization.yaml",
+        "resources:\n- pool.yaml\n- cv.yaml\n",
+    );
     repo.write(
         "pools/overlay/kustomization.yaml",
-        "resources:\n- ../base\npatches:\n- path: window.yaml\n",
+        "resources:\n- ../base\npatches:\n- path: window.yaml\n- path: force.yaml\n",
+    );
+    // A forced update that only the overlay's patch asks for (a version-transition rule).
+    repo.write(
+        "pools/overlay/force.yaml",
+        "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nspec:\n  desiredUpdate:\n    force: true\n",
     );
     repo.write(
         "pools/overlay/window.yaml",
@@ -81,6 +94,7 @@ fn findings_on_patched_values_point_into_the_patch() {
             // maxSurge in the patch; maxUnavailable, which the base writes, in the base.
             "H109 hc/overlay/surge.yaml:10:19",
             "  related hc/base/np.yaml:15:25",
+            "S117 pools/overlay/force.yaml:7:5",
             "W101 pools/overlay/window.yaml:6:3",
             "W111 pools/overlay/window.yaml:7:5",
         ]

@@ -52,8 +52,5 @@ pub fn text<'a>(o: &'a Object, pointer: &str) -> Option<&'a str> {
 
 /// The key of the field at `pointer` (its deepest existing ancestor when absent), in head.
 pub fn at(o: &Object, pointer: &str) -> Location {
-    Location::head(
-        &o.path,
-        nodecast_yaml::pointer::walk(o.root(), pointer).key_span(),
-    )
+    o.head_location(nodecast_yaml::pointer::walk(o.root(), pointer).key_span())
 }

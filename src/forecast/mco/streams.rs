@@ -284,10 +284,7 @@ fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
                         "MachineSet {} has an owner reference: boot image management skips it although MachineSets are opted in",
                         ms.id.name
                     ),
-                    Location::head(
-                        &ms.path,
-                        super::config::locate(ms.root(), "/metadata/ownerReferences"),
-                    ),
+                    ms.head_location(super::config::locate(ms.root(), "/metadata/ownerReferences")),
                 )
                 .label("owned MachineSet")
                 .help("update its boot image through its owner, or remove the owner reference if the MachineSet is managed here")
@@ -357,13 +354,10 @@ fn boot_image_platforms(head: &SideModel<'_>, assumed: Option<&str>, out: &mut V
                     mc.id.name,
                     supported.join(", ")
                 ),
-                Location::head(
-                    &mc.path,
-                    super::config::locate(
-                        mc.root(),
-                        &format!("/spec/managedBootImages/machineManagers/{i}"),
-                    ),
-                ),
+                mc.head_location(super::config::locate(
+                    mc.root(),
+                    &format!("/spec/managedBootImages/machineManagers/{i}"),
+                )),
             )
             .label("unsupported platform")
             .help("remove the entry, or set its selection mode to None")

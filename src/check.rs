@@ -212,10 +212,11 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
     loaded.head.files = Vec::new();
-    let (base, head) = rayon::join(
+    let (mut base, mut head) = rayon::join(
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),
     );
+    crate::inventory::clusters::split_units(&mut base, &mut head, &options.cluster_roots);
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);

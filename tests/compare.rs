@@ -525,3 +525,95 @@ spec:
         vec![("clusters/west".to_string(), "reboot".to_string())]
     );
 }
+
+fn kargs_mc(arg: &str) -> String {
+    format!("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - {arg}\n")
+}
+
+/// (forecast target cluster, action, first cause "file:line:column") of every forecast entry.
+fn forecast_rows(r: &Value) -> Vec<(String, String, String)> {
+    r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            let c = &f["causes"][0];
+            (
+                f["target"]["cluster"].as_str().unwrap_or("?").to_string(),
+                f["action"].as_str().unwrap_or("?").to_string(),
+                format!(
+                    "{}:{}:{}",
+                    c["file"].as_str().unwrap_or("?"),
+                    c["line"],
+                    c["column"]
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The same MachineConfig in `envs/prod/` and `envs/stage/` (no pool or ClusterVersion in the
+/// repository, so no folder is a cluster root): two environments, two objects. A change to the
+/// one the repository lists second reboots stage's workers. (Both were taken as one identity and
+/// only the first definition was compared: the check said "no node impact".)
+#[test]
+fn the_same_object_in_two_environment_folders_is_two_objects() {
+    let repo = Repo::new();
+    for env in ["prod", "stage"] {
+        repo.write(&format!("envs/{env}/mc.yaml"), &kargs_mc("audit=1"));
+    }
+    repo.commit("two environments");
+    repo.write("envs/stage/mc.yaml", &kargs_mc("audit=0"));
+    repo.commit("stage: audit off");
+    let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
+    assert_eq!(
+        forecast_rows(&r),
+        vec![(
+            "envs/stage".to_string(),
+            "reboot".to_string(),
+            "envs/stage/mc.yaml:9:5".to_string()
+        )],
+        "{r}"
+    );
+    let changed: Vec<&str> = r["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter_map(|c| c["file"].as_str())
+        .collect();
+    assert_eq!(changed, ["envs/stage/mc.yaml"]);
+    assert_eq!(common::diag_lines(&r), Vec::<String>::new());
+    assert_eq!(r["summary"]["pre_existing"], 0, "{r}");
+}
+
+/// An Argo CD application that reads `envs/` recursively applies both folders to one cluster:
+/// there the two definitions are one object defined twice (K004), not two environments. Which one
+/// the cluster keeps depends on the order they are applied in, so a change to the second is
+/// listed and its rollout assumed. (It was invisible: "no object changed", "no node impact".)
+#[test]
+fn one_recursive_application_keeps_two_folders_one_cluster() {
+    let repo = Repo::new();
+    for env in ["prod", "stage"] {
+        repo.write(&format!("envs/{env}/mc.yaml"), &kargs_mc("audit=1"));
+    }
+    repo.write(
+        "argo/app.yaml",
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: nodes\n  namespace: openshift-gitops\nspec:\n  project: default\n  source:\n    repoURL: https://example.com/manifests.git\n    path: envs\n    directory:\n      recurse: true\n  destination:\n    server: https://kubernetes.default.svc\n",
+    );
+    repo.commit("one application");
+    repo.write("envs/stage/mc.yaml", &kargs_mc("audit=0"));
+    repo.commit("stage: audit off");
+    let r = nodecast(repo.path(), &["check", "--all", "--format", "json"]).json();
+    assert_eq!(
+        common::diag_lines(&r),
+        ["K004 error envs/stage/mc.yaml:4:9"],
+        "{r}"
+    );
+    assert_eq!(forecast_rows(&r), Vec::<(String, String, String)>::new());
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["MachineConfig/50-worker-kargs"]),
+        "{r}"
+    );
+    assert_eq!(r["changes"][0]["file"], "envs/stage/mc.yaml", "{r}");
+}

@@ -154,6 +154,7 @@ fn impact(
             kind: kind.into(),
             namespace: namespace.map(str::to_string),
             name: name.into(),
+            scope: String::new(),
         },
         action,
         drain: true,

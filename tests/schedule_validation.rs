@@ -224,3 +224,71 @@ fn each_cluster_of_a_fleet_follows_its_own_change_management() {
     assert_eq!(when, expected, "{r}");
     assert_eq!(diag_lines(&r), Vec::<String>::new());
 }
+
+/// Two management clusters' folders each hold a NodePool `clusters/workers` with its own
+/// change-management policy: each pool's rollout waits for its own folder's window. (The `when`
+/// lookup found a NodePool's stanza by name and namespace only, so b's pool took a's window.)
+#[test]
+fn same_named_node_pools_of_two_folders_follow_their_own_change_management() {
+    let repo = common::Repo::new();
+    let np = |image: &str| {
+        format!("apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata:\n  name: workers\n  namespace: clusters\nspec:\n  clusterName: prod\n  replicas: 2\n  arch: amd64\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:{image}-x86_64\n  management:\n    upgradeType: Replace\n  changeManagement:\n    strategy: ByPolicy\n    byPolicy:\n      name: nights\n  platform:\n    type: None\n")
+    };
+    let policy = |day: &str| {
+        format!("apiVersion: hypershift.openshift.io/v1alpha1\nkind: HostedChangeManagementPolicy\nmetadata:\n  name: nights\n  namespace: clusters\nspec:\n  strategy: MaintenanceSchedule\n  maintenanceSchedule:\n    permit:\n      recurrence:\n        frequency: Weekly\n        weekly:\n          daysOfWeek: [{day}]\n      startTime: \"02:00\"\n      duration: 6h\n")
+    };
+    for (folder, day) in [("mgmt-a", "Saturday"), ("mgmt-b", "Sunday")] {
+        repo.write(&format!("{folder}/nodepool.yaml"), &np("4.18.5"));
+        repo.write(&format!("{folder}/policy.yaml"), &policy(day));
+    }
+    repo.commit("two management clusters");
+    for folder in ["mgmt-a", "mgmt-b"] {
+        repo.write(&format!("{folder}/nodepool.yaml"), &np("4.18.6"));
+    }
+    repo.commit("a z-stream in both");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--now",
+            "2026-11-25T12:00:00Z",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    let when: Vec<(String, String, String, String)> = r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            (
+                f["causes"][0]["file"].as_str().unwrap_or("?").to_string(),
+                f["action"].as_str().unwrap_or("?").to_string(),
+                f["when"]["state"].as_str().unwrap_or("?").to_string(),
+                f["when"]["at"].as_str().unwrap_or("-").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            "mgmt-a/nodepool.yaml",
+            "replace",
+            "window",
+            "2026-11-28T02:00:00Z",
+        ),
+        (
+            "mgmt-b/nodepool.yaml",
+            "replace",
+            "window",
+            "2026-11-29T02:00:00Z",
+        ),
+    ]
+    .map(|(f, a, s, t)| (f.to_string(), a.to_string(), s.to_string(), t.to_string()));
+    assert_eq!(when, expected, "{r}");
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+}

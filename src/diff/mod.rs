@@ -65,6 +65,11 @@ pub struct ObjectChange {
     pub head: Option<usize>,
     /// Changed fields (empty for added/removed objects).
     pub fields: Vec<FieldChange>,
+    /// A definition of an identity defined more than once in one cluster (a duplicate, K004):
+    /// the models read the first, the cluster keeps whichever is applied last, so the change is
+    /// listed and its node impact assumed ([`crate::forecast::unforecast`]) whatever the models
+    /// say.
+    pub shadowed: bool,
 }
 
 /// Every difference between the two inventories, sorted by identity.
@@ -82,11 +87,41 @@ pub struct Diff {
     index: std::sync::OnceLock<std::collections::HashMap<ObjectId, usize>>,
 }
 
-/// Every (non-deleted) definition of each identity, first definition first.
+/// Pairs the definitions of one identity in one cluster that has several (duplicates): the same
+/// file first (documents in order), then the rest in order; one left over was added or removed.
+fn pairs_by_path(
+    base: &Inventory,
+    head: &Inventory,
+    b: &[usize],
+    h: &[usize],
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut left: Vec<usize> = b.to_vec();
+    let mut pairs = Vec::new();
+    let mut unpaired = Vec::new();
+    for &hi in h {
+        let path = &head.objects[hi].path;
+        match left.iter().position(|&bi| &base.objects[bi].path == path) {
+            Some(at) => pairs.push((Some(left.remove(at)), Some(hi))),
+            None => unpaired.push(hi),
+        }
+    }
+    let mut left = left.into_iter();
+    for hi in unpaired {
+        pairs.push((left.next(), Some(hi)));
+    }
+    pairs.extend(left.map(|bi| (Some(bi), None)));
+    pairs
+}
+
+/// Every (non-deleted) definition of each identity, first definition first (a document read
+/// again through a link counts once).
 fn definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Vec<usize>> {
     let mut map: std::collections::HashMap<&ObjectId, Vec<usize>> =
         inv.by_id.iter().map(|(id, &i)| (id, vec![i])).collect();
     for &(first, later) in &inv.duplicates {
+        if inv.link_copies.contains(&later) {
+            continue;
+        }
         if let Some(v) = map.get_mut(&inv.objects[first].id) {
             v.push(later);
         }
@@ -129,22 +164,37 @@ impl Diff {
                     one.pair(base, head, id, b.first().copied(), h.first().copied());
                     return one;
                 }
-                // Several definitions: pair them cluster by cluster (first definition of each).
+                // Several definitions: pair them cluster by cluster.
                 // Each definition's cluster is computed once: an identity defined by every
                 // cluster of a fleet must not cost clusters² lookups.
-                let first_by_cluster = |inv: &Inventory, defs: &[usize]| {
-                    let mut first: std::collections::BTreeMap<String, usize> = Default::default();
+                let by_cluster = |inv: &Inventory, defs: &[usize]| {
+                    let mut all: std::collections::BTreeMap<String, Vec<usize>> =
+                        Default::default();
                     for &i in defs {
-                        first.entry(cluster_of(&inv.objects[i])).or_insert(i);
+                        all.entry(cluster_of(&inv.objects[i])).or_default().push(i);
                     }
-                    first
+                    all
                 };
-                let (bf, hf) = (first_by_cluster(base, b), first_by_cluster(head, h));
+                let (bf, hf) = (by_cluster(base, b), by_cluster(head, h));
                 let mut keys: Vec<&String> = bf.keys().chain(hf.keys()).collect();
                 keys.sort();
                 keys.dedup();
+                let none: &[usize] = &[];
                 for key in keys {
-                    one.pair(base, head, id, bf.get(key).copied(), hf.get(key).copied());
+                    let bd = bf.get(key).map_or(none, Vec::as_slice);
+                    let hd = hf.get(key).map_or(none, Vec::as_slice);
+                    if bd.len() <= 1 && hd.len() <= 1 {
+                        one.pair(base, head, id, bd.first().copied(), hd.first().copied());
+                        continue;
+                    }
+                    // Duplicates in one cluster: each file's definition against its own.
+                    let first = one.changes.len();
+                    for (bi, hi) in pairs_by_path(base, head, bd, hd) {
+                        one.pair(base, head, id, bi, hi);
+                    }
+                    for c in &mut one.changes[first..] {
+                        c.shadowed = true;
+                    }
                 }
                 one
             })
@@ -167,6 +217,7 @@ impl Diff {
                     base: None,
                     head: Some(hi),
                     fields: Vec::new(),
+                    shadowed: false,
                 });
             }
         }
@@ -219,6 +270,7 @@ impl Diff {
                     base: Some(bi),
                     head: Some(hi),
                     fields,
+                    shadowed: false,
                 });
             }
             (None, Some(hi)) => self.changes.push(ObjectChange {
@@ -227,6 +279,7 @@ impl Diff {
                 base: None,
                 head: Some(hi),
                 fields: Vec::new(),
+                shadowed: false,
             }),
             (Some(bi), None) => self.changes.push(ObjectChange {
                 id: id.clone(),
@@ -239,6 +292,7 @@ impl Diff {
                     .copied()
                     .find(|&hi| &head.objects[hi].id == id),
                 fields: Vec::new(),
+                shadowed: false,
             }),
             (None, None) => {}
         }
@@ -248,7 +302,7 @@ impl Diff {
     pub fn change_of(&self, id: &ObjectId) -> Option<&ObjectChange> {
         let index = self.index.get_or_init(|| {
             let mut map = std::collections::HashMap::new();
-            for (i, c) in self.changes.iter().enumerate() {
+            for (i, c) in self.changes.iter().enumerate().filter(|(_, c)| !c.shadowed) {
                 map.entry(c.id.clone()).or_insert(i);
             }
             map

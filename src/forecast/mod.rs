@@ -57,6 +57,10 @@ pub struct Target {
     pub namespace: Option<String>,
     /// Pool name.
     pub name: String,
+    /// The scope of the pool's identity (its overlay, wrapper or deployment unit), not reported:
+    /// it tells same-named NodePools of different units apart for their change management.
+    #[serde(skip)]
+    pub scope: String,
 }
 
 /// One reason for the action, with its exact place.
@@ -388,10 +392,15 @@ pub fn unforecast(
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
                 || carries_unknown(c)
         })
-        .map(|c| &c.id)
-        .filter(|id| !explained(id))
-        .cloned()
-        .collect()
+        // A duplicate definition's change is never explained by the first definition's model.
+        .filter(|c| c.shadowed || !explained(&c.id))
+        .map(|c| c.id.clone())
+        .fold(Vec::new(), |mut out, id| {
+            if out.last() != Some(&id) {
+                out.push(id);
+            }
+            out
+        })
 }
 
 /// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that

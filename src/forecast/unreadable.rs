@@ -108,6 +108,7 @@ fn mco_target(cluster: &str, name: &str) -> Target {
         kind: "MachineConfigPool".into(),
         namespace: None,
         name: name.to_string(),
+        scope: String::new(),
     }
 }
 
@@ -118,6 +119,7 @@ fn nodepool_target(namespace: Option<&str>, name: Option<&str>, cluster: Option<
         kind: "NodePool".into(),
         namespace: Some(ns.to_string()),
         name: name.unwrap_or("?").to_string(),
+        scope: String::new(),
     }
 }
 

@@ -65,7 +65,10 @@ fn holder_of<'m>(model: &'m Model, inv: &Inventory, impact: &Impact) -> Option<&
     let t = &impact.target;
     match t.kind.as_str() {
         "NodePool" => model.holders.iter().find(|h| {
-            h.kind == HolderKind::NodePool && h.name == t.name && h.namespace == t.namespace
+            h.kind == HolderKind::NodePool
+                && h.name == t.name
+                && h.namespace == t.namespace
+                && inv.objects[h.index].id.scope == t.scope
         }),
         "MachineConfigPool" => {
             let pools: Vec<&Holder> = model

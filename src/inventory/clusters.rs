@@ -128,6 +128,136 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
     from_globs
 }
 
+/// Gives every plain object of a separate deployment unit that unit as its scope, on both sides.
+///
+/// Outside every cluster root, the same object in `envs/stage/` and `envs/prod/` (or in two
+/// management clusters' folders) is two objects, one per unit, not a definition and its
+/// duplicate: taken as one identity, the diff paired only the first definition and a change to
+/// the other was invisible ("no node impact" where nodes reboot), and NodePools, their references
+/// and their change management all resolved to the first. The units of an identity are the
+/// folders just below the deepest folder holding all its definitions (or that folder itself, for
+/// a definition directly in it). Definitions in one folder, or all under one Argo CD application
+/// that reads its path recursively, are applied together (K004's duplicates) and split nothing;
+/// nor does a file at the repository's root. A scoped object keeps its identity's name in every
+/// report; its cluster ([`key_of`]) is its unit.
+pub fn split_units(base: &mut Inventory, head: &mut Inventory, globs: &[String]) {
+    let roots = roots(base, head, globs);
+    if roots.contains("") {
+        return;
+    }
+    let rooted = |dir: &str| ancestors(dir).into_iter().any(|a| roots.contains(a));
+    let mut applications = recursive_applications(base);
+    applications.extend(recursive_applications(head));
+    let mut folders: HashMap<&super::ObjectId, BTreeSet<&str>> = HashMap::new();
+    for inv in [&*base, &*head] {
+        for &(first, later) in &inv.duplicates {
+            if inv.link_copies.contains(&later) {
+                continue;
+            }
+            for i in [first, later] {
+                let o = &inv.objects[i];
+                let dir = parent(&o.path);
+                if o.id.scope.is_empty() && !rooted(dir) {
+                    folders.entry(&o.id).or_default().insert(dir);
+                }
+            }
+        }
+    }
+    let mut units: BTreeSet<String> = BTreeSet::new();
+    for dirs in folders.values().filter(|d| d.len() > 1) {
+        let together = applications
+            .iter()
+            .any(|app| dirs.iter().all(|d| *d == app || under(d, app)));
+        if together {
+            continue;
+        }
+        let common = dirs
+            .iter()
+            .copied()
+            .reduce(common_folder)
+            .unwrap_or_default();
+        for dir in dirs {
+            let rest = dir
+                .strip_prefix(common)
+                .unwrap_or(dir)
+                .trim_start_matches('/');
+            let child = rest.split('/').next().unwrap_or(rest);
+            let unit = &dir[..dir.len() - rest.len() + child.len()];
+            if !unit.is_empty() {
+                units.insert(unit.to_string());
+            }
+        }
+    }
+    if units.is_empty() {
+        return;
+    }
+    let unit_of = |o: &Object| -> Option<String> {
+        let dir = parent(&o.path);
+        if !o.id.scope.is_empty() || rooted(dir) {
+            return None;
+        }
+        ancestors(dir)
+            .into_iter()
+            .find(|d| units.contains(*d))
+            .map(str::to_string)
+    };
+    let scopes =
+        |inv: &Inventory| -> Vec<Option<String>> { inv.objects.iter().map(&unit_of).collect() };
+    let (b, h) = (scopes(base), scopes(head));
+    base.rescope(b);
+    head.rescope(h);
+}
+
+/// Whether `path` is inside folder `dir` (`""` holds everything).
+pub fn under(path: &str, dir: &str) -> bool {
+    dir.is_empty() || path.starts_with(&format!("{dir}/"))
+}
+
+/// `spec.source(s)[].path` of every Argo CD Application with `directory.recurse: true`: what
+/// one application applies together.
+pub fn recursive_applications(inv: &Inventory) -> Vec<String> {
+    use nodecast_yaml::Node;
+    inv.of_kind("argoproj.io", "Application")
+        .flat_map(|app| {
+            let spec = app.root().get("spec");
+            let mut sources: Vec<&Node> = spec.and_then(|s| s.get("source")).into_iter().collect();
+            sources.extend(
+                spec.and_then(|s| s.get("sources"))
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default(),
+            );
+            sources
+                .into_iter()
+                .filter(|s| {
+                    s.path(&["directory", "recurse"]).is_some_and(|r| {
+                        matches!(
+                            r.kind,
+                            nodecast_yaml::NodeKind::Scalar {
+                                value: nodecast_yaml::Scalar::Bool(true),
+                                ..
+                            }
+                        )
+                    })
+                })
+                .filter_map(|s| s.get("path").and_then(Node::as_str))
+                .map(|p| p.trim_matches('/').trim_start_matches("./").to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The deepest folder holding both folders (`""` for the repository's root).
+fn common_folder<'p>(a: &'p str, b: &'p str) -> &'p str {
+    let mut end = 0;
+    for (i, (x, y)) in a.split('/').zip(b.split('/')).enumerate() {
+        if x != y {
+            break;
+        }
+        end += x.len() + usize::from(i > 0);
+    }
+    &a[..end]
+}
+
 /// The cluster root an object path belongs to (nearest root folder, else the repository root).
 pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
     ancestors(parent(path))
@@ -229,6 +359,15 @@ mod tests {
         assert_eq!(root_of(&roots, "clusters/a/mc/x.yaml"), "clusters/a");
         assert_eq!(root_of(&roots, "clusters/b/pools.yaml"), "clusters/b");
         assert_eq!(root_of(&roots, "common/x.yaml"), "");
+    }
+
+    #[test]
+    fn common_folders() {
+        assert_eq!(common_folder("envs/prod", "envs/stage"), "envs");
+        assert_eq!(common_folder("envs/prod/a", "envs/prod"), "envs/prod");
+        assert_eq!(common_folder("envsx/a", "envs/a"), "");
+        assert_eq!(common_folder("", "envs"), "");
+        assert_eq!(common_folder("a/b", "a/b"), "a/b");
     }
 
     #[test]

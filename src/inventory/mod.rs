@@ -173,6 +173,11 @@ pub struct Inventory {
     scopes_of_name: HashMap<u64, Vec<usize>>,
     /// Wrapper identity → objects it carries, for [`Inventory::carried_pointers`].
     carried: HashMap<ObjectId, Vec<usize>>,
+    /// Files read through a symbolic link inside the repository.
+    linked: std::collections::HashSet<String>,
+    /// Later definitions that are an earlier one's very document read again through a link:
+    /// one definition seen twice, never a second object or a duplicate to compare.
+    pub link_copies: std::collections::HashSet<usize>,
 }
 
 /// A hash of (group, kind, namespace, name): the name indexes hold object indices under it and
@@ -257,7 +262,64 @@ impl Inventory {
             inv.scopes_of_name.entry(name_key(id)).or_default().push(i);
         }
         inv.references = references::resolve(&inv);
+        inv.linked = files
+            .iter()
+            .filter(|f| f.via_link)
+            .map(|f| f.path.clone())
+            .collect();
+        inv.mark_link_copies();
         inv
+    }
+
+    fn mark_link_copies(&mut self) {
+        self.link_copies.clear();
+        if self.linked.is_empty() {
+            return;
+        }
+        for &(first, later) in &self.duplicates {
+            let (a, b) = (&self.objects[first], &self.objects[later]);
+            if a.same_document(b)
+                && (self.linked.contains(&a.path) || self.linked.contains(&b.path))
+            {
+                self.link_copies.insert(later);
+            }
+        }
+    }
+
+    /// Gives objects a scope after the fact ([`clusters::split_units`]): `scopes[i]` for object
+    /// `i`, where it is `Some` and the object is neither a wrapper nor carried by one (their
+    /// scopes name the wrapper). The identity indexes and references are built again.
+    pub fn rescope(&mut self, scopes: Vec<Option<String>>) {
+        for (i, scope) in scopes.into_iter().enumerate() {
+            let Some(scope) = scope else { continue };
+            let Some(o) = self.objects.get(i) else { break };
+            if o.origin.wrapper.is_some() || self.carried.contains_key(&o.id) {
+                continue;
+            }
+            if let Some(o) = self.objects.get_mut(i) {
+                o.id.scope = scope;
+            }
+        }
+        self.by_id.clear();
+        self.duplicates.clear();
+        let deleted: std::collections::HashSet<usize> = self.deletions.iter().copied().collect();
+        for (index, o) in self.objects.iter().enumerate() {
+            if deleted.contains(&index) {
+                continue;
+            }
+            match self.by_id.get(&o.id) {
+                Some(&first) => self.duplicates.push((first, index)),
+                None => {
+                    self.by_id.insert(o.id.clone(), index);
+                }
+            }
+        }
+        self.scopes_of_name.clear();
+        for (id, &i) in &self.by_id {
+            self.scopes_of_name.entry(name_key(id)).or_default().push(i);
+        }
+        self.references = references::resolve(self);
+        self.mark_link_copies();
     }
 
     fn add(

@@ -231,6 +231,7 @@ pub(crate) mod tests {
                 kind: "NodePool".into(),
                 namespace: Some("clusters".into()),
                 name: "workers".into(),
+                scope: String::new(),
             },
             action: Action::Replace,
             drain: true,

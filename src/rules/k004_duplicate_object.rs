@@ -15,6 +15,7 @@ use nodecast_yaml::Node;
 use super::{Context, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::inventory::clusters::{recursive_applications, under};
 use crate::inventory::{wrapped, Inventory, Object};
 use crate::kustomize::kustomization::dir_of;
 
@@ -155,39 +156,4 @@ impl Scopes {
             dir = dir_of(dir);
         }
     }
-}
-
-fn under(path: &str, dir: &str) -> bool {
-    dir.is_empty() || path.starts_with(&format!("{dir}/"))
-}
-
-/// `spec.source(s)[].path` of every Argo CD Application with `directory.recurse: true`.
-fn recursive_applications(inv: &Inventory) -> Vec<String> {
-    inv.of_kind("argoproj.io", "Application")
-        .flat_map(|app| {
-            let spec = app.root().get("spec");
-            let mut sources: Vec<&Node> = spec.and_then(|s| s.get("source")).into_iter().collect();
-            sources.extend(
-                spec.and_then(|s| s.get("sources"))
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default(),
-            );
-            sources
-                .into_iter()
-                .filter(|s| {
-                    s.path(&["directory", "recurse"]).is_some_and(|r| {
-                        matches!(
-                            r.kind,
-                            nodecast_yaml::NodeKind::Scalar {
-                                value: nodecast_yaml::Scalar::Bool(true),
-                                ..
-                            }
-                        )
-                    })
-                })
-                .filter_map(|s| s.get("path").and_then(Node::as_str))
-                .map(|p| p.trim_matches('/').trim_start_matches("./").to_string())
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }

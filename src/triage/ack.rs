@@ -210,6 +210,7 @@ mod tests {
                 kind: kind.into(),
                 namespace: ns.map(str::to_string),
                 name: name.into(),
+                scope: String::new(),
             },
             action,
             drain: true,

@@ -156,6 +156,7 @@ pub fn impact(
             kind: "NodePool".into(),
             namespace: h.np.id.namespace.clone(),
             name: h.np.id.name.clone(),
+            scope: h.np.id.scope.clone(),
         },
         action,
         drain: matches!(action, Action::Replace | Action::InPlace),

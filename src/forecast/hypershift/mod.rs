@@ -136,6 +136,7 @@ fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
             kind: "NodePool".into(),
             namespace: b.id.namespace.clone(),
             name: b.id.name.clone(),
+            scope: b.id.scope.clone(),
         },
         action: super::Action::Drain,
         drain: true,

@@ -344,6 +344,7 @@ fn pool_impact(
             kind: "MachineConfigPool".into(),
             namespace: None,
             name: p.name.clone(),
+            scope: String::new(),
         },
         action,
         drain,

@@ -188,21 +188,7 @@ fn each_cluster_of_a_fleet_follows_its_own_change_management() {
         repo.write(&format!("{cluster}/mc.yaml"), &mc("audit=0"));
     }
     repo.commit("a kernel argument in every cluster");
-    let r = nodecast(
-        repo.path(),
-        &[
-            "check",
-            "--base",
-            "HEAD^",
-            "--head",
-            "HEAD",
-            "--now",
-            "2026-11-25T12:00:00Z",
-            "--format",
-            "json",
-        ],
-    )
-    .json();
+    let r = check_last_commit(&repo);
     let when: Vec<(String, String, String)> = r["forecast"]
         .as_array()
         .expect("forecast")
@@ -246,21 +232,7 @@ fn same_named_node_pools_of_two_folders_follow_their_own_change_management() {
         repo.write(&format!("{folder}/nodepool.yaml"), &np("4.18.6"));
     }
     repo.commit("a z-stream in both");
-    let r = nodecast(
-        repo.path(),
-        &[
-            "check",
-            "--base",
-            "HEAD^",
-            "--head",
-            "HEAD",
-            "--now",
-            "2026-11-25T12:00:00Z",
-            "--format",
-            "json",
-        ],
-    )
-    .json();
+    let r = check_last_commit(&repo);
     let when: Vec<(String, String, String, String)> = r["forecast"]
         .as_array()
         .expect("forecast")
@@ -291,4 +263,24 @@ fn same_named_node_pools_of_two_folders_follow_their_own_change_management() {
     .map(|(f, a, s, t)| (f.to_string(), a.to_string(), s.to_string(), t.to_string()));
     assert_eq!(when, expected, "{r}");
     assert_eq!(diag_lines(&r), Vec::<String>::new());
+}
+
+/// The JSON report of the repository's last commit against its parent, on Wednesday
+/// 2026-11-25 12:00 UTC.
+fn check_last_commit(repo: &common::Repo) -> serde_json::Value {
+    nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD^",
+            "--head",
+            "HEAD",
+            "--now",
+            "2026-11-25T12:00:00Z",
+            "--format",
+            "json",
+        ],
+    )
+    .json()
 }

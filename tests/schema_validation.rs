@@ -430,3 +430,40 @@ fn status_is_ignored_for_kinds_with_the_status_subresource() {
     let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
     assert_eq!(diag_lines(&r), Vec::<String>::new());
 }
+
+/// The HostedCluster's component-route hostname pattern (Unicode classes under bounded
+/// repetition) is compiled only when a value reaches it, and still judges like `pattern`: an
+/// internationalised name passes, a leading hyphen is rejected in the API server's words.
+#[test]
+fn a_pattern_compiled_on_first_use_judges_and_words_like_pattern() {
+    let hc = hosted_cluster("prod", "4.18.5").replacen(
+        "spec:\n",
+        "spec:\n  configuration:\n    ingress:\n      componentRoutes:\n      - name: console\n        namespace: openshift-console\n        hostname: \"-bad.example.com\"\n      - name: downloads\n        namespace: openshift-console\n        hostname: \"bücher.example.de\"\n",
+        1,
+    );
+    let repo = repo_with(&[("hc.yaml", &hc)]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    let v101: Vec<String> = diag_lines(&r)
+        .into_iter()
+        .filter(|l| l.starts_with("V101"))
+        .collect();
+    assert_eq!(v101, vec!["V101 error hc.yaml:12:19"], "{r}");
+    let d = r["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "V101")
+        .expect("V101");
+    let message = d["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("rejected by the API server: spec.configuration.ingress.componentRoutes[0].hostname: spec.configuration.ingress.componentRoutes[0].hostname in body should match '^([a-zA-Z0-9\\p{S}\\p{L}]"),
+        "{message}"
+    );
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("the value must match the regular expression `^([a-zA-Z0-9\\p{S}\\p{L}]"),
+        "{d}"
+    );
+}

@@ -86,7 +86,9 @@ impl SchemaEntry {
     /// The compiled validator (compiled on first use).
     pub fn validator(&self) -> &Result<jsonschema::Validator, String> {
         self.validator.get_or_init(|| {
+            let deferred = super::lazy_pattern::deferred(self.schema());
             jsonschema::options()
+                .with_keyword(super::lazy_pattern::KEYWORD, super::lazy_pattern::factory)
                 .with_draft(jsonschema::Draft::Draft202012)
                 // The formats the API server checks on strings; `int32`/`int64` only describe
                 // numbers and other unknown formats are annotations.
@@ -96,7 +98,7 @@ impl SchemaEntry {
                 .with_format("duration", |s: &str| {
                     super::cel::k8s::parse_duration(s).is_some()
                 })
-                .build(self.schema())
+                .build(deferred.as_ref().unwrap_or(self.schema()))
                 .map_err(|e| format!("the schema does not compile: {e}"))
         })
     }

@@ -14,6 +14,7 @@ pub mod coverage;
 pub mod engine;
 mod feature_set;
 mod kustomize;
+pub(crate) mod lazy_pattern;
 mod locate;
 mod templated;
 

@@ -152,13 +152,20 @@ fn wrong_value(kind: &K, instance: &Value, field: &str) -> Option<(String, Optio
 /// A value outside the schema's bounds (pattern, length, item count, range): the message and
 /// help, or `None` for other errors.
 fn out_of_bounds(kind: &K, field: &str) -> Option<(String, Option<String>)> {
-    Some(match kind {
-        K::Pattern { pattern } => (
+    let pattern_mismatch = |pattern: &str| {
+        (
             format!("{field} in body should match '{pattern}'"),
             Some(format!(
                 "the value must match the regular expression `{pattern}`"
             )),
-        ),
+        )
+    };
+    Some(match kind {
+        K::Pattern { pattern } => pattern_mismatch(pattern),
+        // A pattern compiled on first use (`lazy_pattern`) reports itself as its message.
+        K::Custom { keyword, message } if keyword == crate::validate::lazy_pattern::KEYWORD => {
+            pattern_mismatch(message)
+        }
         K::MinLength { limit } => (
             format!("{field} in body should be at least {limit} chars long"),
             Some(format!("give at least {limit} characters")),

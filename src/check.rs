@@ -216,7 +216,8 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),
     );
-    crate::inventory::clusters::split_units(&mut base, &mut head, &options.cluster_roots);
+    let units =
+        crate::inventory::clusters::split_units(&mut base, &mut head, &options.cluster_roots);
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
@@ -276,7 +277,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
-        let key = base_findings_key(options, &files.base, &rendered.base_alone);
+        let key = base_findings_key(options, &files.base, &rendered.base_alone, &units);
         let before = match reuse.base_findings.take() {
             Some((k, at, before))
                 if k == key && now.duration_since(at).abs() < BASE_FINDINGS_TTL =>
@@ -334,11 +335,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
 }
 
 /// What the base revision's own findings depend on: its files (path and content), its render's
-/// findings, and every setting (the editor's buffers and the time aside).
+/// findings, the deployment units its objects are scoped by (found with the head's, so they can
+/// change when only the head does), and every setting (the editor's buffers and the time aside).
 fn base_findings_key(
     options: &Options,
     files: &[parse::FileEntry],
     rendered: &[Diagnostic],
+    units: &std::collections::BTreeSet<String>,
 ) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
@@ -350,7 +353,7 @@ fn base_findings_key(
     let mut settings = options.clone();
     settings.compare.overlay = Default::default();
     settings.now = jiff::Timestamp::UNIX_EPOCH;
-    h.update(format!("{settings:?}\0{rendered:?}").as_bytes());
+    h.update(format!("{settings:?}\0{rendered:?}\0{units:?}").as_bytes());
     format!("{:x}", h.finalize())
 }
 

@@ -617,3 +617,24 @@ fn one_recursive_application_keeps_two_folders_one_cluster() {
     );
     assert_eq!(r["changes"][0]["file"], "envs/stage/mc.yaml", "{r}");
 }
+
+/// Two management clusters' folders each define HostedCluster `clusters/prod`; a NodePool in a
+/// shared folder (no unit of its own) refers to it by name: the reference resolves (to the
+/// first, as it did before the folders were told apart), it is not reported missing.
+#[test]
+fn a_reference_from_outside_the_units_resolves_to_a_unit_definition() {
+    let repo = Repo::new();
+    for folder in ["mgmt-a", "mgmt-b"] {
+        repo.write(
+            &format!("{folder}/hostedcluster.yaml"),
+            &hosted_cluster("prod", "4.18.5"),
+        );
+    }
+    repo.write(
+        "shared/nodepool.yaml",
+        &node_pool("workers", "prod", 2, &[]),
+    );
+    repo.commit("two management clusters, one shared NodePool");
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
+}

@@ -139,11 +139,16 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
 /// a definition directly in it). Definitions in one folder, or all under one Argo CD application
 /// that reads its path recursively, are applied together (K004's duplicates) and split nothing;
 /// nor does a file at the repository's root. A scoped object keeps its identity's name in every
-/// report; its cluster ([`key_of`]) is its unit.
-pub fn split_units(base: &mut Inventory, head: &mut Inventory, globs: &[String]) {
+/// report; its cluster ([`key_of`]) is its unit. Returns the units (the base's scopes depend on
+/// the head: what is kept of the base's own evaluation must be keyed by them).
+pub fn split_units(
+    base: &mut Inventory,
+    head: &mut Inventory,
+    globs: &[String],
+) -> BTreeSet<String> {
     let roots = roots(base, head, globs);
     if roots.contains("") {
-        return;
+        return BTreeSet::new();
     }
     let rooted = |dir: &str| ancestors(dir).into_iter().any(|a| roots.contains(a));
     let mut applications = recursive_applications(base);
@@ -189,7 +194,7 @@ pub fn split_units(base: &mut Inventory, head: &mut Inventory, globs: &[String])
         }
     }
     if units.is_empty() {
-        return;
+        return units;
     }
     let unit_of = |o: &Object| -> Option<String> {
         let dir = parent(&o.path);
@@ -206,6 +211,7 @@ pub fn split_units(base: &mut Inventory, head: &mut Inventory, globs: &[String])
     let (b, h) = (scopes(base), scopes(head));
     base.rescope(b);
     head.rescope(h);
+    units
 }
 
 /// Whether `path` is inside folder `dir` (`""` holds everything).

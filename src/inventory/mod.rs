@@ -403,7 +403,8 @@ impl Inventory {
     }
 
     /// The object a reference names: in the referrer's scope (`id.scope`) first, else a plain
-    /// file's, else the only one of that name in any overlay or wrapper.
+    /// file's, else the only one of that name in any overlay or wrapper, else the first of a
+    /// name each sibling deployment unit defines.
     pub fn resolve_index(&self, id: &ObjectId) -> Option<usize> {
         if let Some(&i) = self.by_id.get(id) {
             return Some(i);
@@ -415,15 +416,23 @@ impl Inventory {
         if let Some(&i) = self.by_id.get(&plain) {
             return Some(i);
         }
-        let mut same = self
+        let same: Vec<usize> = self
             .scopes_of_name
             .get(&name_key(id))
             .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
-            .filter(|&&i| same_name(&self.objects[i].id, id));
-        match (same.next(), same.next()) {
-            (Some(&only), None) => Some(only),
+            .copied()
+            .filter(|&i| same_name(&self.objects[i].id, id))
+            .collect();
+        // Plain files of sibling deployment units ([`clusters::split_units`]) were one identity
+        // before they were told apart: a referrer outside them takes the first, as it did.
+        let units_only = same.iter().all(|&i| {
+            self.objects[i].origin.wrapper.is_none() && self.objects[i].origin.overlay.is_none()
+        });
+        match same.as_slice() {
+            [only] => Some(*only),
+            [_, _, ..] if units_only => same.iter().min().copied(),
             _ => None,
         }
     }

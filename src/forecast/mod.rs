@@ -382,7 +382,8 @@ pub fn unforecast(
     let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
     // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown.
     let carries_unknown = |c: &crate::diff::ObjectChange| carries_unknown(c, head);
-    diff.changes
+    let mut ids = diff
+        .changes
         .iter()
         .filter(|c| {
             let id = &c.id;
@@ -395,12 +396,10 @@ pub fn unforecast(
         // A duplicate definition's change is never explained by the first definition's model.
         .filter(|c| c.shadowed || !explained(&c.id))
         .map(|c| c.id.clone())
-        .fold(Vec::new(), |mut out, id| {
-            if out.last() != Some(&id) {
-                out.push(id);
-            }
-            out
-        })
+        .collect::<Vec<_>>();
+    // Changes are sorted by identity: an identity changed in several definitions is listed once.
+    ids.dedup();
+    ids
 }
 
 /// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that

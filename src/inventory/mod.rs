@@ -258,48 +258,19 @@ impl Inventory {
             };
             inv.add(&r.path, &r.file, 0, origin, &r.elsewhere, budget);
         }
-        for (id, &i) in &inv.by_id {
-            inv.scopes_of_name.entry(name_key(id)).or_default().push(i);
-        }
-        inv.references = references::resolve(&inv);
         inv.linked = files
             .iter()
             .filter(|f| f.via_link)
             .map(|f| f.path.clone())
             .collect();
-        inv.mark_link_copies();
+        inv.index_identities();
         inv
     }
 
-    fn mark_link_copies(&mut self) {
-        self.link_copies.clear();
-        if self.linked.is_empty() {
-            return;
-        }
-        for &(first, later) in &self.duplicates {
-            let (a, b) = (&self.objects[first], &self.objects[later]);
-            if a.same_document(b)
-                && (self.linked.contains(&a.path) || self.linked.contains(&b.path))
-            {
-                self.link_copies.insert(later);
-            }
-        }
-    }
-
-    /// Gives objects a scope after the fact ([`clusters::split_units`]): `scopes[i]` for object
-    /// `i`, where it is `Some` and the object is neither a wrapper nor carried by one (their
-    /// scopes name the wrapper). The identity indexes and references are built again.
-    pub fn rescope(&mut self, scopes: Vec<Option<String>>) {
-        for (i, scope) in scopes.into_iter().enumerate() {
-            let Some(scope) = scope else { continue };
-            let Some(o) = self.objects.get(i) else { break };
-            if o.origin.wrapper.is_some() || self.carried.contains_key(&o.id) {
-                continue;
-            }
-            if let Some(o) = self.objects.get_mut(i) {
-                o.id.scope = scope;
-            }
-        }
+    /// Builds everything keyed by identity from `objects` (in object order, deleted ones left
+    /// out): the first definition of each, the later ones, the scopes of each name, the
+    /// references and the link copies. Run once the objects (and their scopes) are final.
+    fn index_identities(&mut self) {
         self.by_id.clear();
         self.duplicates.clear();
         let deleted: std::collections::HashSet<usize> = self.deletions.iter().copied().collect();
@@ -319,7 +290,31 @@ impl Inventory {
             self.scopes_of_name.entry(name_key(id)).or_default().push(i);
         }
         self.references = references::resolve(self);
-        self.mark_link_copies();
+        self.link_copies.clear();
+        if self.linked.is_empty() {
+            return;
+        }
+        for &(first, later) in &self.duplicates {
+            let (a, b) = (&self.objects[first], &self.objects[later]);
+            if a.same_document(b)
+                && (self.linked.contains(&a.path) || self.linked.contains(&b.path))
+            {
+                self.link_copies.insert(later);
+            }
+        }
+    }
+
+    /// Gives objects a scope after the fact ([`clusters::split_units`]): `scopes[i]` for object
+    /// `i`, where it is `Some` and the object is neither a wrapper nor carried by one (their
+    /// scopes name the wrapper). The identity indexes and references are built again.
+    pub fn rescope(&mut self, scopes: Vec<Option<String>>) {
+        for (o, scope) in self.objects.iter_mut().zip(scopes) {
+            let Some(scope) = scope else { continue };
+            if o.origin.wrapper.is_none() && !self.carried.contains_key(&o.id) {
+                o.id.scope = scope;
+            }
+        }
+        self.index_identities();
     }
 
     fn add(
@@ -351,13 +346,6 @@ impl Inventory {
             .is_some_and(|w| w.how == wrapped::How::Deleted);
         if deleted {
             self.deletions.push(index);
-        } else {
-            match self.by_id.get(&id) {
-                Some(&first) => self.duplicates.push((first, index)),
-                None => {
-                    self.by_id.insert(id.clone(), index);
-                }
-            }
         }
         let object = Object {
             id,

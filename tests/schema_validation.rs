@@ -470,3 +470,36 @@ fn a_pattern_compiled_on_first_use_judges_and_words_like_pattern() {
         (12.into(), 37.into())
     );
 }
+
+#[test]
+fn sops_encrypted_manifests_are_validated_as_decryption_leaves_them() {
+    // What `sops --encrypt --encrypted-regex '^(data|stringData|replicas)$'` writes: the
+    // stanza is removed and the ciphertext replaced by its plain value before anything is applied.
+    let stanza = "sops:\n  kms: []\n  age:\n  - recipient: age15uzrw396e67z9wdzsxzdk7ka0g2gr3l460e0slaea563zll3hdfqwqxdta\n    enc: |\n      -----BEGIN AGE ENCRYPTED FILE-----\n      YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgyNTUxOSByWmZ3aUZKTXEwVE85ZVQ5\n      -----END AGE ENCRYPTED FILE-----\n  lastmodified: \"2022-12-10T18:21:16Z\"\n  mac: ENC[AES256_GCM,data:2Tfqb3liCIID7jdGw+bFX1Lc,iv:8b1Q,tag:Qm9v,type:str]\n  encrypted_regex: ^(data|stringData|replicas)$\n  version: 3.7.3\n";
+    let secret = format!("apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: x\ndata:\n  token: ENC[AES256_GCM,data:zEnV3XjPDjbo,iv:a2V5,tag:dGFn,type:str]\n{stanza}");
+    let pool = node_pool("workers", "prod", 3, &[]).replace(
+        "  replicas: 3\n",
+        "  replicas: ENC[AES256_GCM,data:Mw==,iv:a2V5,tag:dGFn,type:int]\n  replica: 3\n",
+    ) + stanza;
+    // A `sops` field SOPS did not write is still unknown, and its document is checked as written.
+    let own = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: own\n  namespace: x\ndata:\n  token: not base64!\nsops:\n  version: 1\n";
+    let repo = repo_with(&[
+        ("secret.sops.yaml", &secret),
+        ("cluster.yaml", &hosted_cluster("prod", "4.18.5")),
+        ("nodepool.sops.yaml", &pool),
+        ("own.yaml", own),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(
+        diag_lines(&r),
+        vec![
+            "V102 warning nodepool.sops.yaml:9:3",
+            "V101 error own.yaml:7:10",
+            "V102 warning own.yaml:8:1",
+        ]
+    );
+    assert_eq!(
+        r["diagnostics"][0]["message"],
+        "dropped by the API server: unknown field \"spec.replica\" (rejected with strict field validation)"
+    );
+}

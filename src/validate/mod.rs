@@ -16,6 +16,7 @@ mod feature_set;
 mod kustomize;
 pub(crate) mod lazy_pattern;
 mod locate;
+mod sops;
 mod templated;
 
 use std::path::{Path, PathBuf};
@@ -485,10 +486,14 @@ fn validate_target(
         == Some(true);
     let json = |root: &Node| {
         let mut v = root.to_json();
-        if status_ignored {
-            // The API server drops `status` from creates and updates of such kinds.
-            if let Value::Object(map) = &mut v {
+        if let Value::Object(map) = &mut v {
+            if status_ignored {
+                // The API server drops `status` from creates and updates of such kinds.
                 map.remove("status");
+            }
+            if sops::is_encrypted(root) {
+                // Decryption removes the stanza before the object is applied.
+                map.remove("sops");
             }
         }
         v

@@ -1,6 +1,6 @@
-//! Placeholders (`<path:…>`, `{{ … }}`, `{{hub … hub}}`) are unknown values: the API server
-//! receives whatever the plugin or hub template fills in, so a finding about one is not a finding
-//! about the manifest. R104 says "cannot check: templated value" where the value changes.
+//! Placeholders (`<path:…>`, `{{ … }}`, `{{hub … hub}}`) and SOPS ciphertext (`ENC[…]`) are
+//! unknown values: the API server receives whatever the plugin, hub template or decryption fills
+//! in, so a finding about one is not a finding about the manifest. R104 says "cannot check: templated value" where the value changes.
 
 use nodecast_yaml::{Node, NodeKind};
 
@@ -28,7 +28,10 @@ pub fn is_about_placeholder(f: &Finding, head: &Node, old: Option<&Node>) -> boo
 }
 
 fn is_templated_scalar(node: &Node) -> bool {
-    matches!(node.kind, NodeKind::Scalar { .. }) && node.as_str().is_some_and(is_templated)
+    matches!(node.kind, NodeKind::Scalar { .. })
+        && node
+            .as_str()
+            .is_some_and(|s| is_templated(s) || super::sops::is_ciphertext(s))
 }
 
 fn holds_placeholder(node: &Node) -> bool {

@@ -218,6 +218,10 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     );
     let units =
         crate::inventory::clusters::split_units(&mut base, &mut head, &options.cluster_roots);
+    let dormant = crate::inventory::wrapped::newly_enforced(&base, &head);
+    if !dormant.is_empty() {
+        base.set_dormant(dormant);
+    }
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
@@ -277,7 +281,12 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     if loaded.has_base && !diagnostics.is_empty() {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
-        let key = base_findings_key(options, &files.base, &rendered.base_alone, &units);
+        let key = base_findings_key(
+            options,
+            &files.base,
+            &rendered.base_alone,
+            &(&units, &base.dormant),
+        );
         let before = match reuse.base_findings.take() {
             Some((k, at, before))
                 if k == key && now.duration_since(at).abs() < BASE_FINDINGS_TTL =>
@@ -335,13 +344,14 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
 }
 
 /// What the base revision's own findings depend on: its files (path and content), its render's
-/// findings, the deployment units its objects are scoped by (found with the head's, so they can
-/// change when only the head does), and every setting (the editor's buffers and the time aside).
+/// findings, the deployment units its objects are scoped by and the objects the head's Policies
+/// newly enforce (both found with the head's, so they can change when only the head does), and
+/// every setting (the editor's buffers and the time aside).
 fn base_findings_key(
     options: &Options,
     files: &[parse::FileEntry],
     rendered: &[Diagnostic],
-    units: &std::collections::BTreeSet<String>,
+    scoping: &(impl std::fmt::Debug + ?Sized),
 ) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
@@ -353,7 +363,7 @@ fn base_findings_key(
     let mut settings = options.clone();
     settings.compare.overlay = Default::default();
     settings.now = jiff::Timestamp::UNIX_EPOCH;
-    h.update(format!("{settings:?}\0{rendered:?}\0{units:?}").as_bytes());
+    h.update(format!("{settings:?}\0{rendered:?}\0{scoping:?}").as_bytes());
     format!("{:x}", h.finalize())
 }
 

@@ -68,6 +68,12 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     if let Some(why) = foreign_by_content(&docs) {
         return Role::Foreign(why);
     }
+    // A PolicyGenerator stays an object even where a kustomization lists it as a generator: a
+    // change to it (remediation, compliance type, patches) changes what its Policies do, and the
+    // diff must see it.
+    if docs.iter().any(|d| kustomization::is_policy_generator(d)) {
+        return Role::Manifest;
+    }
     if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(d)) {
         return Role::Partial(Partial::KustomizeInput);
     }

@@ -487,6 +487,222 @@ fn acm_policy_objects_are_unwrapped_and_mustnothave_deletes() {
     assert_eq!(r["unforecast"], serde_json::json!([]));
 }
 
+/// An ACM Policy carrying a ConfigurationPolicy that carries a MachineConfig (kernel argument
+/// at 27:17), with the Policy's `remediationAction` and `disabled` as given.
+fn kargs_policy(action: &str, disabled: bool) -> String {
+    format!(
+        "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: worker-kargs
+  namespace: policies
+spec:
+  remediationAction: {action}
+  disabled: {disabled}
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: worker-kargs
+      spec:
+        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: MachineConfig
+            metadata:
+              name: 99-worker-kargs
+              labels:
+                machineconfiguration.openshift.io/role: worker
+            spec:
+              kernelArguments:
+              - nosmt
+"
+    )
+}
+
+#[test]
+fn a_policy_that_starts_enforcing_brings_what_it_only_checked() {
+    let run = |before: &str, after: &str| {
+        let repo = Repo::new();
+        repo.write("policies/worker-kargs.yaml", before);
+        repo.commit("base");
+        repo.write("policies/worker-kargs.yaml", after);
+        repo.commit("head");
+        check_git(&repo, &[])
+    };
+    let reboot = vec![entry(
+        "clusters selected by Policy/policies/worker-kargs",
+        "worker",
+        "reboot",
+        true,
+    )];
+    let kernel_argument = vec![cause(
+        "MachineConfig/99-worker-kargs",
+        "policies/worker-kargs.yaml",
+        27,
+        17,
+    )];
+    // inform → enforce: ACM only checked the MachineConfig; now it creates it, and the pools
+    // reboot for it. The ConfigurationPolicy was propagated (as a check) all along.
+    let r = run(
+        &kargs_policy("inform", false),
+        &kargs_policy("enforce", false),
+    );
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "MachineConfig/99-worker-kargs",
+                "added",
+                "Policy/policies/worker-kargs"
+            ),
+            change("Policy/policies/worker-kargs", "changed", ""),
+        ]
+    );
+    assert_eq!(
+        fields(&r, 1),
+        vec![field(
+            "/spec/remediationAction",
+            "policies/worker-kargs.yaml",
+            7,
+            22
+        )]
+    );
+    assert_eq!(forecast(&r), reboot);
+    assert_eq!(causes(&r, 0), kernel_argument);
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+    // disabled → enabled: nothing was propagated, the ConfigurationPolicy included.
+    let r = run(
+        &kargs_policy("enforce", true),
+        &kargs_policy("enforce", false),
+    );
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "MachineConfig/99-worker-kargs",
+                "added",
+                "Policy/policies/worker-kargs"
+            ),
+            change(
+                "ConfigurationPolicy/worker-kargs",
+                "added",
+                "Policy/policies/worker-kargs"
+            ),
+            change("Policy/policies/worker-kargs", "changed", ""),
+        ]
+    );
+    assert_eq!(forecast(&r), reboot);
+    assert_eq!(causes(&r, 0), kernel_argument);
+    // enforce → inform: ACM stops enforcing and leaves the object as it is on the clusters.
+    let r = run(
+        &kargs_policy("enforce", false),
+        &kargs_policy("inform", false),
+    );
+    assert_eq!(
+        changes(&r),
+        vec![change("Policy/policies/worker-kargs", "changed", "")]
+    );
+    assert_eq!(forecast(&r), vec![]);
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+}
+
+#[test]
+fn a_changed_policy_generator_is_assumed_to_roll_what_it_lists() {
+    // The generator is a Kustomize plugin's input (the root is linted unrendered): a change to
+    // its remediation, compliance type or patches changes what the generated Policies do to the
+    // MachineConfig it lists, which no model reads yet.
+    let generator = |action: &str| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: PolicyGenerator
+metadata:
+  name: node-config
+policyDefaults:
+  namespace: policies
+  remediationAction: {action}
+policies:
+- name: worker-kargs
+  manifests:
+  - path: manifests/
+"
+        )
+    };
+    let repo = Repo::new();
+    repo.write(
+        "pg/kustomization.yaml",
+        "generators:\n- policy-generator.yaml\n",
+    );
+    repo.write("pg/policy-generator.yaml", &generator("inform"));
+    repo.write(
+        "pg/manifests/mc.yaml",
+        "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 99-worker-kargs
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+  - nosmt
+",
+    );
+    // A second configuration of the same name beside it: generator inputs are never applied,
+    // so they collide nowhere (no K004).
+    repo.write("pg/other-generator.yaml", &generator("inform"));
+    repo.commit("base");
+    repo.write("pg/policy-generator.yaml", &generator("enforce"));
+    repo.commit("head");
+    let r = check_git(&repo, &["--all"]);
+    assert_eq!(
+        changes(&r),
+        vec![change("PolicyGenerator/node-config", "changed", "")]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![field(
+            "/policyDefaults/remediationAction",
+            "pg/policy-generator.yaml",
+            7,
+            22
+        )]
+    );
+    assert_eq!(forecast(&r), vec![]);
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["PolicyGenerator/node-config"])
+    );
+    let codes: Vec<&str> = r["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["R102"]);
+    // A generator that lists nothing able to reach nodes changes no node.
+    let repo = Repo::new();
+    repo.write(
+        "pg/kustomization.yaml",
+        "generators:\n- policy-generator.yaml\n",
+    );
+    repo.write("pg/policy-generator.yaml", &generator("inform"));
+    repo.write(
+        "pg/manifests/ns.yaml",
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: audit\n",
+    );
+    repo.commit("base");
+    repo.write("pg/policy-generator.yaml", &generator("enforce"));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    assert_eq!(
+        changes(&r),
+        vec![change("PolicyGenerator/node-config", "changed", "")]
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+}
+
 #[test]
 fn a_new_mustnothave_is_a_deletion_even_without_a_base_definition() {
     let repo = Repo::new();

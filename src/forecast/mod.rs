@@ -387,11 +387,10 @@ pub fn unforecast(
         .iter()
         .filter(|c| {
             let id = &c.id;
-            ((crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
-                && reach::cannot_reach_nodes(&id.group, &id.kind).is_none())
-                || (id.group.is_empty() && id.kind == "Node"))
+            reaches_nodes(id)
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
                 || carries_unknown(c)
+                || generates_node_objects(c, head)
         })
         // A duplicate definition's change is never explained by the first definition's model.
         .filter(|c| c.shadowed || !explained(&c.id))
@@ -400,6 +399,51 @@ pub fn unforecast(
     // Changes are sorted by identity: an identity changed in several definitions is listed once.
     ids.dedup();
     ids
+}
+
+/// Whether objects of an identity's kind can change nodes by themselves.
+fn reaches_nodes(id: &crate::inventory::ObjectId) -> bool {
+    (crate::inventory::kinds::NODE_GROUPS.contains(&id.group.as_str())
+        && reach::cannot_reach_nodes(&id.group, &id.kind).is_none())
+        || (id.group.is_empty() && id.kind == "Node")
+}
+
+/// Whether a change is to an ACM PolicyGenerator that lists manifests able to affect nodes: its
+/// remediation, compliance type, patches and placement decide what the generated Policies do to
+/// them, which no model reads yet, so the report assumes a rollout.
+fn generates_node_objects(change: &crate::diff::ObjectChange, head: &Inventory) -> bool {
+    use crate::inventory::kinds::is_policy_generator;
+    if !is_policy_generator(&change.id.group, &change.id.kind) {
+        return false;
+    }
+    let Some(generator) = change.head.and_then(|i| head.objects.get(i)) else {
+        // Removed: the Policies it generated stay on the hub until someone deletes them.
+        return false;
+    };
+    let dir = crate::kustomize::kustomization::dir_of(&generator.path);
+    let listed: Vec<String> = generator
+        .root()
+        .get("policies")
+        .and_then(nodecast_yaml::Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|p| {
+            p.get("manifests")
+                .and_then(nodecast_yaml::Node::as_seq)
+                .unwrap_or_default()
+        })
+        .filter_map(|m| m.get("path").and_then(nodecast_yaml::Node::as_str))
+        .filter_map(|p| crate::kustomize::kustomization::join(dir, p))
+        .collect();
+    head.objects.iter().any(|o| {
+        reaches_nodes(&o.id)
+            && listed.iter().any(|l| {
+                o.path == *l
+                    || o.path
+                        .strip_prefix(l.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+    })
 }
 
 /// Whether a change touches objects nodecast cannot see: an ACM `object-templates-raw` that

@@ -318,15 +318,15 @@ pub fn label(key: &str) -> String {
     }
 }
 
-/// Groups the modelled objects of both sides into clusters (objects an ACM `mustnothave` deletes
-/// are absent from their side).
+/// Groups the modelled objects of both sides into clusters (objects an ACM `mustnothave` deletes,
+/// and base objects a Policy only starts enforcing in head, are absent from their side).
 pub fn group(base: &Inventory, head: &Inventory, globs: &[String]) -> Vec<Cluster> {
     let roots = roots(base, head, globs);
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut add = |inv: &Inventory, is_head: bool| {
         for (i, o) in inv.objects.iter().enumerate() {
-            if !is_modelled(o) || inv.deletions.contains(&i) {
+            if !is_modelled(o) || inv.is_absent(i) {
                 continue;
             }
             let root = key_of(&roots, globs, o);

@@ -42,6 +42,12 @@ pub fn may_affect_nodes(group: &str, kind: &str) -> bool {
         || crate::inventory::wrapped::is_wrapper(group, kind)
 }
 
+/// Whether a kind is an ACM `PolicyGenerator` configuration: the input of a Kustomize plugin
+/// that generates Policies from the manifests it lists, never an object a cluster receives.
+pub fn is_policy_generator(group: &str, kind: &str) -> bool {
+    group == "policy.open-cluster-management.io" && kind == "PolicyGenerator"
+}
+
 /// API groups whose kinds nodecast knows completely enough to call an unknown kind a mistake.
 pub const MODELLED_GROUPS: [(&str, &[&str]); 4] = [
     (

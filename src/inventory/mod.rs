@@ -164,6 +164,9 @@ pub struct Inventory {
     pub references: Vec<Reference>,
     /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
     pub deletions: Vec<usize>,
+    /// Base objects the head's Policies newly enforce ([`wrapped::newly_enforced`]): read by
+    /// rules and validation, absent for the diff and the models (in `objects`, not in `by_id`).
+    pub dormant: Vec<usize>,
     /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
     /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
     /// up per NodePool.
@@ -273,7 +276,12 @@ impl Inventory {
     fn index_identities(&mut self) {
         self.by_id.clear();
         self.duplicates.clear();
-        let deleted: std::collections::HashSet<usize> = self.deletions.iter().copied().collect();
+        let deleted: std::collections::HashSet<usize> = self
+            .deletions
+            .iter()
+            .chain(&self.dormant)
+            .copied()
+            .collect();
         for (index, o) in self.objects.iter().enumerate() {
             if deleted.contains(&index) {
                 continue;
@@ -302,6 +310,18 @@ impl Inventory {
                 self.link_copies.insert(later);
             }
         }
+    }
+
+    /// Marks objects as absent from the cluster on this side ([`Inventory::dormant`]).
+    pub fn set_dormant(&mut self, dormant: Vec<usize>) {
+        self.dormant = dormant;
+        self.index_identities();
+    }
+
+    /// Whether an object is absent from the cluster on this side although it is defined: a
+    /// wrapper deletes it, or ACM does not enforce it yet ([`Inventory::dormant`]).
+    pub fn is_absent(&self, index: usize) -> bool {
+        self.deletions.contains(&index) || self.dormant.contains(&index)
     }
 
     /// Gives objects a scope after the fact ([`clusters::split_units`]): `scopes[i]` for object

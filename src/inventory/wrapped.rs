@@ -188,6 +188,60 @@ pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
     template.is_some_and(|t| action(t).is_none_or(|a| a == "inform"))
 }
 
+/// Whether the ACM Policy that carries an object is disabled (`spec.disabled: true`): ACM does
+/// not propagate it, so nothing it carries is created or checked.
+fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
+    obj.origin
+        .wrapper
+        .as_ref()
+        .filter(|w| w.id.kind == "Policy")
+        .and_then(|w| inv.get(&w.id))
+        .and_then(|p| p.root().path(&["spec", "disabled"]))
+        .is_some_and(|d| {
+            matches!(
+                d.kind,
+                nodecast_yaml::NodeKind::Scalar {
+                    value: nodecast_yaml::Scalar::Bool(true),
+                    ..
+                }
+            )
+        })
+}
+
+/// Whether ACM creates or changes an object this side carries in a Policy: the Policy is not
+/// disabled, and either the object is one of its templates (a ConfigurationPolicy is propagated
+/// to the clusters whatever its remediation) or the Policy enforces it.
+pub fn enforced(inv: &super::Inventory, obj: &Object) -> bool {
+    let template = obj
+        .origin
+        .wrapper
+        .as_ref()
+        .is_some_and(|w| !w.pointer.contains("/object-templates/"));
+    !policy_disabled(inv, obj) && (template || !informs_only(inv, obj))
+}
+
+/// Base objects that only become real in head: carried by a Policy that informs only (or is
+/// disabled) in base and enforces them in head (`remediationAction: inform` → `enforce`,
+/// `disabled: true` → `false`). ACM never created them before, so whatever the clusters hold
+/// now, the head's enforcement is what brings them: the base side must not count them as
+/// present, or an unchanged MachineConfig would read as "no node impact" while the pools
+/// reboot for it.
+pub fn newly_enforced(base: &super::Inventory, head: &super::Inventory) -> Vec<usize> {
+    base.objects
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| {
+            o.origin.wrapper.is_some()
+                && base.by_id.get(&o.id) == Some(i)
+                && !enforced(base, o)
+                && head
+                    .get(&o.id)
+                    .is_some_and(|h| h.origin.wrapper.is_some() && enforced(head, h))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Whether an object carries `object-templates-raw` (a hub-side template that cannot be read).
 pub fn raw_templates(root: &Node) -> Option<&Node> {
     root.path(&["spec", "object-templates-raw"])

@@ -280,6 +280,15 @@ pub fn refs(root: &Node) -> Refs {
     out
 }
 
+/// Whether a document is an ACM PolicyGenerator configuration: a plugin's input that nodecast
+/// keeps as an object of the repository, so a change to it is seen.
+pub fn is_policy_generator(doc: &Node) -> bool {
+    let api = doc.get("apiVersion").and_then(Node::as_str);
+    let kind = doc.get("kind").and_then(Node::as_str);
+    api.is_some_and(|a| a.starts_with("policy.open-cluster-management.io/"))
+        && kind == Some("PolicyGenerator")
+}
+
 /// Whether a plugin configuration (a `generators`/`transformers` entry) is a built-in one,
 /// which Kustomize runs without executing anything.
 pub fn is_builtin_plugin(doc: &Node) -> bool {

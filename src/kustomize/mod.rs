@@ -634,6 +634,17 @@ fn identity_roots(files: &[FileEntry], roots: &mut Vec<String>, out: &mut SideRe
 /// Files kustomizations read as patches, replacements or plugin configurations.
 fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
+    // A PolicyGenerator stays an object of the repository (`classify` says why).
+    let generators: BTreeSet<&str> = files
+        .iter()
+        .filter(|f| {
+            f.parsed
+                .docs
+                .iter()
+                .any(|d| kustomization::is_policy_generator(&d.doc.root))
+        })
+        .map(|f| f.path.as_str())
+        .collect();
     for f in files.iter().filter(|f| is_kustomization_path(&f.path)) {
         let Some(doc) = f.parsed.docs.first() else {
             continue;
@@ -653,6 +664,9 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
                     | "validators"
             );
             if let Some(path) = join(dir, &r.text).filter(|_| only_input) {
+                if generators.contains(path.as_str()) {
+                    continue;
+                }
                 out.insert(path);
             }
         }

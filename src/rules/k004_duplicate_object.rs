@@ -59,6 +59,12 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // one applied together with it (not only with the very first definition).
     let mut definitions: std::collections::HashMap<usize, Vec<usize>> = Default::default();
     for &(first, later) in &ctx.head.duplicates {
+        // A PolicyGenerator is a plugin's input, never applied: two of one name collide nowhere
+        // (the Policies they generate are judged as what they are).
+        let id = &ctx.head.objects[first].id;
+        if crate::inventory::kinds::is_policy_generator(&id.group, &id.kind) {
+            continue;
+        }
         definitions
             .entry(first)
             .or_insert_with(|| vec![first])

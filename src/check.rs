@@ -222,6 +222,11 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     if !dormant.is_empty() {
         base.set_dormant(dormant);
     }
+    let pruned = crate::inventory::wrapped::pruned_by_disabling(&base, &head);
+    if !pruned.is_empty() {
+        head.set_dormant(pruned);
+    }
+    (base.checked_only, head.checked_only) = crate::inventory::wrapped::checked_only(&base, &head);
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);
@@ -285,7 +290,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             options,
             &files.base,
             &rendered.base_alone,
-            &(&units, &base.dormant),
+            &(&units, &base.dormant, &head.dormant),
         );
         let before = match reuse.base_findings.take() {
             Some((k, at, before))

@@ -596,6 +596,87 @@ fn a_policy_that_starts_enforcing_brings_what_it_only_checked() {
     );
     assert_eq!(forecast(&r), reboot);
     assert_eq!(causes(&r, 0), kernel_argument);
+    // inform on both sides: a changed kernel argument reaches no cluster, and the change says why.
+    let more = |action: &str| {
+        kargs_policy(action, false)
+            .replace("- nosmt\n", "- nosmt\n              - mitigations=off\n")
+    };
+    let r = run(&kargs_policy("inform", false), &more("inform"));
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "MachineConfig/99-worker-kargs",
+            "changed",
+            "Policy/policies/worker-kargs"
+        )]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![field(
+            "/spec/kernelArguments",
+            "policies/worker-kargs.yaml",
+            27,
+            15
+        )]
+    );
+    assert_eq!(
+        r["changes"][0]["no_node_impact"],
+        "only checked by Policy/policies/worker-kargs (remediationAction: inform): ACM reports compliance and never creates, changes or deletes it"
+    );
+    assert_eq!(forecast(&r), vec![]);
+    assert_eq!(r["unforecast"], serde_json::json!([]));
+    // A disabled Policy propagates nothing; enforced in head, the same change reboots.
+    let r = run(
+        &kargs_policy("enforce", true),
+        &more("enforce").replace("disabled: false", "disabled: true"),
+    );
+    assert_eq!(
+        r["changes"][0]["no_node_impact"],
+        "Policy/policies/worker-kargs is disabled: ACM does not propagate it, so it never creates, changes or deletes the object"
+    );
+    assert_eq!(forecast(&r), vec![]);
+    let r = run(&kargs_policy("inform", false), &more("enforce"));
+    assert_eq!(forecast(&r), reboot);
+    // enforce → disabled with pruning on: the controller deletes what the policy created, and
+    // the pools reboot for the kernel argument that goes (located in base, 28:17).
+    let pruning = |action: &str, disabled: bool| {
+        kargs_policy(action, disabled).replace(
+            "      spec:\n        object-templates:",
+            "      spec:\n        pruneObjectBehavior: DeleteAll\n        object-templates:",
+        )
+    };
+    let r = run(&pruning("enforce", false), &pruning("enforce", true));
+    assert_eq!(
+        changes(&r),
+        vec![
+            change(
+                "MachineConfig/99-worker-kargs",
+                "removed",
+                "Policy/policies/worker-kargs"
+            ),
+            change("Policy/policies/worker-kargs", "changed", ""),
+        ]
+    );
+    assert_eq!(forecast(&r), reboot);
+    assert_eq!(
+        causes(&r, 0),
+        vec![cause(
+            "MachineConfig/99-worker-kargs",
+            "policies/worker-kargs.yaml",
+            28,
+            17
+        )]
+    );
+    // Without pruning, disabling leaves the objects where they are.
+    let r = run(
+        &kargs_policy("enforce", false),
+        &kargs_policy("enforce", true),
+    );
+    assert_eq!(
+        changes(&r),
+        vec![change("Policy/policies/worker-kargs", "changed", "")]
+    );
+    assert_eq!(forecast(&r), vec![]);
     // enforce → inform: ACM stops enforcing and leaves the object as it is on the clusters.
     let r = run(
         &kargs_policy("enforce", false),

@@ -281,6 +281,17 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
     let mut found = Vec::new();
     for c in &input.diff.changes {
         let id = &c.id;
+        if let Some(why) = checked_only(input, c) {
+            out.covered.insert(id.clone());
+            found.push((
+                id.clone(),
+                NoImpact {
+                    why,
+                    specific: true,
+                },
+            ));
+            continue;
+        }
         if out.no_impact.contains_key(id)
             || named.contains(id.to_string().as_str())
             || c.kind == crate::diff::ChangeKind::Unreadable
@@ -312,6 +323,33 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         found.push((id.clone(), reason));
     }
     out.no_impact.extend(found);
+}
+
+/// Why a change reaches no cluster, when the ACM Policy that carries the object only checks it
+/// in both revisions ([`crate::inventory::wrapped::checked_only`]).
+fn checked_only(input: &Input<'_>, c: &crate::diff::ObjectChange) -> Option<String> {
+    let only = |inv: &Inventory, i: Option<usize>| {
+        i.is_none_or(|i| inv.checked_only.binary_search(&i).is_ok())
+    };
+    if c.base.is_none() && c.head.is_none()
+        || !only(input.base, c.base)
+        || !only(input.head, c.head)
+    {
+        return None;
+    }
+    let (inv, obj) = c
+        .head
+        .and_then(|i| Some((input.head, input.head.objects.get(i)?)))
+        .or_else(|| {
+            c.base
+                .and_then(|i| Some((input.base, input.base.objects.get(i)?)))
+        })?;
+    let wrapper = &obj.origin.wrapper.as_ref()?.id;
+    Some(if crate::inventory::wrapped::policy_disabled(inv, obj) {
+        format!("{wrapper} is disabled: ACM does not propagate it, so it never creates, changes or deletes the object")
+    } else {
+        format!("only checked by {wrapper} (remediationAction: inform): ACM reports compliance and never creates, changes or deletes it")
+    })
 }
 
 /// Whether a changed Secret or ConfigMap may feed node configuration in a way the reference index

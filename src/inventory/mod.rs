@@ -164,9 +164,14 @@ pub struct Inventory {
     pub references: Vec<Reference>,
     /// Objects a wrapper deletes (ACM `mustnothave`): in `objects`, not in `by_id`.
     pub deletions: Vec<usize>,
-    /// Base objects the head's Policies newly enforce ([`wrapped::newly_enforced`]): read by
-    /// rules and validation, absent for the diff and the models (in `objects`, not in `by_id`).
+    /// Objects absent from the clusters although defined: in base, those the head's Policies
+    /// newly enforce ([`wrapped::newly_enforced`]); in head, those a disabled Policy prunes
+    /// ([`wrapped::pruned_by_disabling`]). Read by rules and validation, absent for the diff
+    /// and the models (in `objects`, not in `by_id`).
     pub dormant: Vec<usize>,
+    /// Objects a Policy only checks on both sides ([`wrapped::checked_only`]), in order: listed
+    /// by the diff, absent for the models.
+    pub checked_only: Vec<usize>,
     /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
     /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
     /// up per NodePool.
@@ -319,9 +324,12 @@ impl Inventory {
     }
 
     /// Whether an object is absent from the cluster on this side although it is defined: a
-    /// wrapper deletes it, or ACM does not enforce it yet ([`Inventory::dormant`]).
+    /// wrapper deletes it, ACM does not enforce it yet ([`Inventory::dormant`]), or a Policy only
+    /// checks it ([`Inventory::checked_only`]). The lists are in object order.
     pub fn is_absent(&self, index: usize) -> bool {
-        self.deletions.contains(&index) || self.dormant.contains(&index)
+        [&self.deletions, &self.dormant, &self.checked_only]
+            .iter()
+            .any(|l| l.binary_search(&index).is_ok())
     }
 
     /// Gives objects a scope after the fact ([`clusters::split_units`]): `scopes[i]` for object

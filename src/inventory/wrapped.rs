@@ -190,7 +190,7 @@ pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
 
 /// Whether the ACM Policy that carries an object is disabled (`spec.disabled: true`): ACM does
 /// not propagate it, so nothing it carries is created or checked.
-fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
+pub fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
     obj.origin
         .wrapper
         .as_ref()
@@ -240,6 +240,127 @@ pub fn newly_enforced(base: &super::Inventory, head: &super::Inventory) -> Vec<u
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Head objects a Policy stops propagating with pruning on: the Policy enforced them in base
+/// and is disabled in head, and its ConfigurationPolicy says `pruneObjectBehavior: DeleteAll` or
+/// `DeleteIfCreated`, so the configuration policy controller deletes them from the clusters as
+/// the policy goes. For the diff and the models they are gone (a deletion), read by rules and
+/// validation as written.
+pub fn pruned_by_disabling(base: &super::Inventory, head: &super::Inventory) -> Vec<usize> {
+    let prunes = |inv: &super::Inventory, o: &Object| {
+        let Some(w) = o.origin.wrapper.as_ref().filter(|w| w.id.kind == "Policy") else {
+            return false;
+        };
+        let index = w
+            .pointer
+            .split('/')
+            .nth(3)
+            .and_then(|i| i.parse::<usize>().ok());
+        index
+            .and_then(|i| {
+                inv.get(&w.id)?
+                    .root()
+                    .path(&["spec", "policy-templates"])
+                    .and_then(Node::as_seq)
+                    .and_then(|s| s.get(i))
+                    .and_then(|t| t.path(&["objectDefinition", "spec", "pruneObjectBehavior"]))
+                    .and_then(Node::as_str)
+                    .map(str::to_ascii_lowercase)
+            })
+            .is_some_and(|p| p == "deleteall" || p == "deleteifcreated")
+    };
+    head.objects
+        .iter()
+        .enumerate()
+        .filter(|&(i, o)| {
+            o.origin
+                .wrapper
+                .as_ref()
+                .is_some_and(|w| w.pointer.contains("/object-templates/"))
+                && head.by_id.get(&o.id) == Some(&i)
+                && policy_disabled(head, o)
+                && prunes(head, o)
+                && base
+                    .get(&o.id)
+                    .is_some_and(|b| b.origin.wrapper.is_some() && enforced(base, b))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Whether the Policy that carries an object says in so many words that it only checks it: the
+/// Policy's `remediationAction: inform`, or none there and the template's `inform` (ACM's
+/// default when neither says is not relied on: no action written reads as enforced).
+fn explicitly_informs(inv: &super::Inventory, obj: &Object) -> bool {
+    let Some(w) = obj
+        .origin
+        .wrapper
+        .as_ref()
+        .filter(|w| w.id.kind == "Policy")
+    else {
+        return false;
+    };
+    let Some(policy) = inv.get(&w.id) else {
+        return false;
+    };
+    let action = |n: &Node| {
+        n.path(&["spec", "remediationAction"])
+            .and_then(Node::as_str)
+            .map(str::to_ascii_lowercase)
+    };
+    if let Some(a) = action(policy.root()) {
+        return a == "inform";
+    }
+    let index = w
+        .pointer
+        .split('/')
+        .nth(3)
+        .and_then(|i| i.parse::<usize>().ok());
+    index
+        .and_then(|i| {
+            policy
+                .root()
+                .path(&["spec", "policy-templates"])
+                .and_then(Node::as_seq)
+                .and_then(|s| s.get(i))
+                .and_then(|t| t.get("objectDefinition"))
+        })
+        .and_then(action)
+        .is_some_and(|a| a == "inform")
+}
+
+/// Objects a Policy only checks in both revisions (it says `inform`, or it is disabled, wherever
+/// the object is defined): ACM reports compliance and never creates, changes or deletes them,
+/// so a change to one reaches no node. Per side, the indexes of such objects, in order.
+pub fn checked_only(base: &super::Inventory, head: &super::Inventory) -> (Vec<usize>, Vec<usize>) {
+    let unenforced = |inv: &super::Inventory, i: usize, o: &Object| {
+        let carried = o
+            .origin
+            .wrapper
+            .as_ref()
+            .is_some_and(|w| w.pointer.contains("/object-templates/"));
+        carried
+            && inv.by_id.get(&o.id) == Some(&i)
+            && (policy_disabled(inv, o) || explicitly_informs(inv, o))
+    };
+    let side = |inv: &super::Inventory, other: &super::Inventory| -> Vec<usize> {
+        inv.objects
+            .iter()
+            .enumerate()
+            .filter(|&(i, o)| {
+                unenforced(inv, i, o)
+                    && other.by_id.get(&o.id).is_none_or(|&j| {
+                        other
+                            .objects
+                            .get(j)
+                            .is_some_and(|p| unenforced(other, j, p))
+                    })
+            })
+            .map(|(i, _)| i)
+            .collect()
+    };
+    (side(base, head), side(head, base))
 }
 
 /// Whether an object carries `object-templates-raw` (a hub-side template that cannot be read).

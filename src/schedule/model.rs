@@ -87,15 +87,14 @@ impl Model {
         // Every definition that reaches a cluster, once per place: a fleet defines
         // `MachineConfigPool/worker` and `ClusterVersion/version` once per cluster folder, and
         // each cluster's stanza governs its own pools (a duplicate in one place is one object).
-        let deleted: std::collections::HashSet<usize> =
-            inv.deletions.iter().chain(&inv.dormant).copied().collect();
+
         let mut seen = std::collections::HashSet::new();
         for (index, obj) in inv.objects.iter().enumerate() {
             let relevant = matches!(
                 obj.id.kind.as_str(),
                 "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
             ) || HolderKind::of(&obj.id.group, &obj.id.kind).is_some();
-            if !relevant || deleted.contains(&index) || !seen.insert((&obj.id, place(obj))) {
+            if !relevant || inv.is_absent(index) || !seen.insert((&obj.id, place(obj))) {
                 continue;
             }
             let kind = match obj.id.kind.as_str() {

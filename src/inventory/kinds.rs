@@ -137,6 +137,35 @@ pub const MODELLED_GROUPS: [(&str, &[&str]); 4] = [
     ),
 ];
 
+/// Modelled groups that optional operators add kinds to (`operator.openshift.io/v1`
+/// `KubeDescheduler`, `SecondaryScheduler`, `LeaderWorkerSetOperator`, `v1alpha1` `CertManager`,
+/// `ZeroTrustWorkloadIdentityManager` …): a kind nodecast does not list there is a mistake only
+/// when it reads as a typo of one it lists.
+pub fn is_open_group(group: &str) -> bool {
+    group == "operator.openshift.io"
+}
+
+/// Kinds optional operators add to `operator.openshift.io` (Red Hat's descheduler, secondary
+/// scheduler, cert-manager, external secrets, run-once duration override, leader worker set and
+/// zero trust workload identity operators): real kinds, even where one reads like a payload
+/// kind's typo (`KubeDescheduler`, `KubeScheduler`).
+pub const OPERATOR_ADDED_KINDS: &[&str] = &[
+    "KubeDescheduler",
+    "SecondaryScheduler",
+    "CertManager",
+    "IstioCSR",
+    "TrustManager",
+    "ExternalSecretsManager",
+    "ExternalSecretsConfig",
+    "RunOnceDurationOverride",
+    "LeaderWorkerSetOperator",
+    "ZeroTrustWorkloadIdentityManager",
+    "SpireServer",
+    "SpireAgent",
+    "SpiffeCSIDriver",
+    "SpireOIDCDiscoveryProvider",
+];
+
 /// Core and well-known kinds that have no namespace.
 const CLUSTER_SCOPED: [&str; 24] = [
     "Namespace",

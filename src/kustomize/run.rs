@@ -192,7 +192,11 @@ pub fn clean_error(stderr: &str) -> String {
         .filter(|l| !l.trim().is_empty() && !l.starts_with("# Warning"))
         .map(|l| {
             let l = match l.find("err=\"") {
-                Some(i) => l[i + 5..].trim_end_matches('"').to_string(),
+                // klog quotes the error: one closing quote, `\"` inside.
+                Some(i) => {
+                    let e = &l[i + 5..];
+                    e.strip_suffix('"').unwrap_or(e).to_string()
+                }
                 None => l.to_string(),
             };
             let l = l.strip_prefix("Error: ").unwrap_or(&l).to_string();
@@ -218,8 +222,21 @@ pub fn concise(message: &str) -> String {
         return message.to_string();
     };
     let head = &rest[..MARK.len() + end + 1];
-    let tail = rest.rsplit(": ").next().unwrap_or(rest);
-    format!("{head}: {tail}")
+    let resource = &rest[MARK.len()..MARK.len() + end];
+    let tail = rest
+        .rsplit(": ")
+        .next()
+        .unwrap_or(rest)
+        .trim_end_matches(['"', '\\', '\'']);
+    // The file that is missing, when it is not the resource itself (a component's file source).
+    let missing = rest
+        .rfind("lstat ")
+        .and_then(|j| rest[j + 6..].split(": ").next())
+        .filter(|p| !p.ends_with(resource.trim_start_matches("./")));
+    match missing {
+        Some(path) => format!("{head}: {path}: {tail}"),
+        None => format!("{head}: {tail}"),
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +249,17 @@ mod tests {
         assert_eq!(
             concise(m),
             "accumulating resources from 'nodepool-gpu.yaml': no such file or directory"
+        );
+    }
+
+    #[test]
+    fn a_missing_file_below_the_resource_is_named() {
+        let e = "E1125 16:27:34.026232    2994 run.go:72] \"command failed\" err=\"accumulating resources: accumulation err='accumulating resources from '../../base': 'op/base' must resolve to a file': recursed accumulation of path 'op/base': accumulating components: accumulateDirectory: \\\"recursed accumulation of path 'op/components/plugin': loading KV pairs: file sources: [job.sh]: evalsymlink failure on 'op/components/plugin/job.sh' : lstat op/components/plugin/job.sh: no such file or directory\\\"\"\n";
+        let clean = clean_error(e);
+        assert!(clean.ends_with("no such file or directory\""), "{clean}");
+        assert_eq!(
+            concise(&clean),
+            "accumulating resources from '../../base': op/components/plugin/job.sh: no such file or directory"
         );
     }
 

@@ -74,16 +74,16 @@ fn valid_api_version(s: &str) -> bool {
         // Built-in groups without a dot (apps, batch, policy, autoscaling).
         !g.is_empty() && g.bytes().all(|b| b.is_ascii_lowercase())
     });
-    let version_ok = version.strip_prefix('v').is_some_and(|rest| {
-        let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-        digits.len() < rest.len()
-            && (digits.is_empty()
-                || ["alpha", "beta"].iter().any(|p| {
-                    digits
-                        .strip_prefix(p)
-                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                }))
-    });
+    // A CRD may serve any DNS-1035 label as a version (`v1alpha`, `v2-preview`); nodecast
+    // asks for that, starting with `v` and a digit as every served version in practice does.
+    let version_ok = version.len() <= 63
+        && version.strip_prefix('v').is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_digit())
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !rest.ends_with('-')
+        });
     group_ok && version_ok
 }
 
@@ -107,6 +107,9 @@ mod tests {
             "hypershift.openshift.io/v1beta1",
             "operator.openshift.io/v1alpha1",
             "batch/v1",
+            "opendatahub.io/v1alpha",
+            "x.io/v1gamma1",
+            "example.com/v2-preview",
         ] {
             assert!(valid_api_version(ok), "{ok}");
         }
@@ -116,7 +119,9 @@ mod tests {
             "V1",
             "apps/1",
             "a/b/v1",
-            "x.io/v1gamma1",
+            "x.io/valpha1",
+            "x.io/v1Beta1",
+            "x.io/v1-",
             "",
         ] {
             assert!(!valid_api_version(bad), "{bad}");

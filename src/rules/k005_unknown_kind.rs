@@ -1,4 +1,5 @@
-//! K005: a kind nodecast does not know in an API group it models (usually a typo).
+//! K005: a kind nodecast does not know in an API group it models (usually a typo). In a group
+//! optional operators add kinds to (`operator.openshift.io`), only a near miss of a listed kind.
 
 use super::{Context, Rule};
 use crate::code::Code;
@@ -29,7 +30,13 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(known) = kinds::known_kinds(group) else {
             continue;
         };
-        if known.contains(&kind) {
+        if known.contains(&kind)
+            || kinds::is_open_group(group) && kinds::OPERATOR_ADDED_KINDS.contains(&kind)
+        {
+            continue;
+        }
+        let typo_of = closest(kind, known.iter().copied());
+        if kinds::is_open_group(group) && typo_of.is_none() {
             continue;
         }
         let span = root.get("kind").map(|n| n.span).unwrap_or(root.span);
@@ -39,7 +46,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Location::head(d.path, span),
         )
         .label("unknown kind");
-        diag = match closest(kind, known.iter().copied()) {
+        diag = match typo_of {
             Some(s) => diag
                 .help(format!("did you mean `{s}`?"))
                 .fix(Fix::rename(span, s)),

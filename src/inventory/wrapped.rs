@@ -150,42 +150,49 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
         .collect()
 }
 
-/// Whether an object is only *checked* by the ACM Policy that carries it: its
-/// ConfigurationPolicy (or the Policy itself, which overrides it) says `remediationAction:
-/// inform`, so ACM reports compliance and never creates or changes the object.
-pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
-    let Some(w) = &obj.origin.wrapper else {
-        return false;
-    };
-    if w.id.kind != "Policy" {
-        return false;
-    }
-    let Some(policy) = inv.get(&w.id) else {
-        return false;
-    };
+/// The ConfigurationPolicy (or other template) of the ACM Policy that carries an object: the
+/// Policy's `/spec/policy-templates/N/objectDefinition` of the object's pointer.
+fn policy_template<'i>(inv: &'i super::Inventory, obj: &Object) -> Option<&'i Node> {
+    let w = obj
+        .origin
+        .wrapper
+        .as_ref()
+        .filter(|w| w.id.kind == "Policy")?;
+    let policy = inv.get(&w.id)?.root();
+    let index = w.pointer.split('/').nth(3)?.parse::<usize>().ok()?;
+    policy
+        .path(&["spec", "policy-templates"])
+        .and_then(Node::as_seq)
+        .and_then(|s| s.get(index))
+        .and_then(|t| t.get("objectDefinition"))
+}
+
+/// The remediation the carrying Policy writes for an object: the Policy's own (it overrides the
+/// template's), else the template's; `Some(None)` when neither writes one, `None` when the object
+/// is not carried by a Policy of this side.
+fn written_remediation(inv: &super::Inventory, obj: &Object) -> Option<Option<String>> {
     let action = |n: &Node| {
         n.path(&["spec", "remediationAction"])
             .and_then(Node::as_str)
             .map(str::to_ascii_lowercase)
     };
-    if let Some(a) = action(policy.root()) {
-        return a == "inform";
+    let w = obj
+        .origin
+        .wrapper
+        .as_ref()
+        .filter(|w| w.id.kind == "Policy")?;
+    if let Some(a) = inv.get(&w.id).and_then(|p| action(p.root())) {
+        return Some(Some(a));
     }
-    // `/spec/policy-templates/N/objectDefinition` is the ConfigurationPolicy.
-    let segments: Vec<&str> = w.pointer.split('/').skip(1).take(4).collect();
-    let [_, _, index, _] = segments.as_slice() else {
-        return false;
-    };
-    let template = index.parse::<usize>().ok().and_then(|i| {
-        policy
-            .root()
-            .path(&["spec", "policy-templates"])
-            .and_then(Node::as_seq)
-            .and_then(|s| s.get(i))
-            .and_then(|t| t.get("objectDefinition"))
-    });
+    policy_template(inv, obj).map(action)
+}
+
+/// Whether an object is only *checked* by the ACM Policy that carries it: its
+/// ConfigurationPolicy (or the Policy itself, which overrides it) says `remediationAction:
+/// inform`, so ACM reports compliance and never creates or changes the object.
+pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
     // ACM's default remediation is inform.
-    template.is_some_and(|t| action(t).is_none_or(|a| a == "inform"))
+    written_remediation(inv, obj).is_some_and(|a| a.is_none_or(|a| a == "inform"))
 }
 
 /// Whether the ACM Policy that carries an object is disabled (`spec.disabled: true`): ACM does
@@ -249,25 +256,10 @@ pub fn newly_enforced(base: &super::Inventory, head: &super::Inventory) -> Vec<u
 /// validation as written.
 pub fn pruned_by_disabling(base: &super::Inventory, head: &super::Inventory) -> Vec<usize> {
     let prunes = |inv: &super::Inventory, o: &Object| {
-        let Some(w) = o.origin.wrapper.as_ref().filter(|w| w.id.kind == "Policy") else {
-            return false;
-        };
-        let index = w
-            .pointer
-            .split('/')
-            .nth(3)
-            .and_then(|i| i.parse::<usize>().ok());
-        index
-            .and_then(|i| {
-                inv.get(&w.id)?
-                    .root()
-                    .path(&["spec", "policy-templates"])
-                    .and_then(Node::as_seq)
-                    .and_then(|s| s.get(i))
-                    .and_then(|t| t.path(&["objectDefinition", "spec", "pruneObjectBehavior"]))
-                    .and_then(Node::as_str)
-                    .map(str::to_ascii_lowercase)
-            })
+        policy_template(inv, o)
+            .and_then(|t| t.path(&["spec", "pruneObjectBehavior"]))
+            .and_then(Node::as_str)
+            .map(str::to_ascii_lowercase)
             .is_some_and(|p| p == "deleteall" || p == "deleteifcreated")
     };
     head.objects
@@ -293,41 +285,7 @@ pub fn pruned_by_disabling(base: &super::Inventory, head: &super::Inventory) -> 
 /// Policy's `remediationAction: inform`, or none there and the template's `inform` (ACM's
 /// default when neither says is not relied on: no action written reads as enforced).
 fn explicitly_informs(inv: &super::Inventory, obj: &Object) -> bool {
-    let Some(w) = obj
-        .origin
-        .wrapper
-        .as_ref()
-        .filter(|w| w.id.kind == "Policy")
-    else {
-        return false;
-    };
-    let Some(policy) = inv.get(&w.id) else {
-        return false;
-    };
-    let action = |n: &Node| {
-        n.path(&["spec", "remediationAction"])
-            .and_then(Node::as_str)
-            .map(str::to_ascii_lowercase)
-    };
-    if let Some(a) = action(policy.root()) {
-        return a == "inform";
-    }
-    let index = w
-        .pointer
-        .split('/')
-        .nth(3)
-        .and_then(|i| i.parse::<usize>().ok());
-    index
-        .and_then(|i| {
-            policy
-                .root()
-                .path(&["spec", "policy-templates"])
-                .and_then(Node::as_seq)
-                .and_then(|s| s.get(i))
-                .and_then(|t| t.get("objectDefinition"))
-        })
-        .and_then(action)
-        .is_some_and(|a| a == "inform")
+    written_remediation(inv, obj).is_some_and(|a| a.as_deref() == Some("inform"))
 }
 
 /// Objects a Policy only checks in both revisions (it says `inform`, or it is disabled, wherever

@@ -691,6 +691,83 @@ fn a_policy_that_starts_enforcing_brings_what_it_only_checked() {
 }
 
 #[test]
+fn a_policy_that_enforces_and_checks_one_object_still_reboots_for_it() {
+    // The common pair in one Policy: an `inform` template checks the MachineConfig an `enforce`
+    // template applies. The checked definition reaches no node, the enforced one does: no
+    // "no node impact" on the identity, the reboot caused at the enforced line (45:17).
+    let template = |name: &str, action: &str, arg: &str| {
+        format!(
+            "  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata:
+        name: {name}
+      spec:
+        remediationAction: {action}
+        object-templates:
+        - complianceType: musthave
+          objectDefinition:
+            apiVersion: machineconfiguration.openshift.io/v1
+            kind: MachineConfig
+            metadata:
+              name: 99-worker-kargs
+              labels:
+                machineconfiguration.openshift.io/role: worker
+            spec:
+              kernelArguments:
+              - {arg}
+"
+        )
+    };
+    let policy = |arg: &str| {
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata:
+  name: worker-kargs
+  namespace: policies
+spec:
+  policy-templates:
+{}{}",
+            template("check", "inform", arg),
+            template("apply", "enforce", arg)
+        )
+    };
+    let repo = Repo::new();
+    repo.write("policies/worker-kargs.yaml", &policy("nosmt"));
+    repo.commit("base");
+    repo.write("policies/worker-kargs.yaml", &policy("mitigations=off"));
+    repo.commit("head");
+    let r = check_git(&repo, &[]);
+    let kargs = change(
+        "MachineConfig/99-worker-kargs",
+        "changed",
+        "Policy/policies/worker-kargs",
+    );
+    assert_eq!(changes(&r), vec![kargs.clone(), kargs]);
+    for c in r["changes"].as_array().expect("changes") {
+        assert_eq!(c["no_node_impact"], serde_json::Value::Null, "{c}");
+    }
+    assert_eq!(
+        forecast(&r),
+        vec![entry(
+            "clusters selected by Policy/policies/worker-kargs",
+            "worker",
+            "reboot",
+            true
+        )]
+    );
+    let at = |object: &str| cause(object, "policies/worker-kargs.yaml", 45, 17);
+    assert_eq!(
+        causes(&r, 0),
+        vec![
+            at("MachineConfig/99-worker-kargs"),
+            at("MachineConfig/99-worker-kargs")
+        ]
+    );
+}
+
+#[test]
 fn a_changed_policy_generator_is_assumed_to_roll_what_it_lists() {
     // The generator is a Kustomize plugin's input (the root is linted unrendered): a change to
     // its remediation, compliance type or patches changes what the generated Policies do to the

@@ -278,10 +278,26 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         .chain(input.base.references.iter())
         .map(|r| &r.target)
         .collect();
+    // An identity whose every changed definition a Policy only checks reaches no node; one that
+    // is also enforced elsewhere in the Policy (the "enforce it, then check it" pair) does.
+    let only_checked: Vec<Option<String>> = input
+        .diff
+        .changes
+        .iter()
+        .map(|c| checked_only(input, c))
+        .collect();
+    let enforced_somewhere: std::collections::HashSet<&crate::inventory::ObjectId> = input
+        .diff
+        .changes
+        .iter()
+        .zip(&only_checked)
+        .filter(|(_, why)| why.is_none())
+        .map(|(c, _)| &c.id)
+        .collect();
     let mut found = Vec::new();
-    for c in &input.diff.changes {
+    for (c, why) in input.diff.changes.iter().zip(only_checked) {
         let id = &c.id;
-        if let Some(why) = checked_only(input, c) {
+        if let Some(why) = why.filter(|_| !enforced_somewhere.contains(id)) {
             out.covered.insert(id.clone());
             found.push((
                 id.clone(),

@@ -216,17 +216,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         || Inventory::build_with(&files.base, &rendered.base),
         || Inventory::build_with(&files.head, &rendered.head),
     );
-    let units =
-        crate::inventory::clusters::split_units(&mut base, &mut head, &options.cluster_roots);
-    let dormant = crate::inventory::wrapped::newly_enforced(&base, &head);
-    if !dormant.is_empty() {
-        base.set_dormant(dormant);
-    }
-    let pruned = crate::inventory::wrapped::pruned_by_disabling(&base, &head);
-    if !pruned.is_empty() {
-        head.set_dormant(pruned);
-    }
-    (base.checked_only, head.checked_only) = crate::inventory::wrapped::checked_only(&base, &head);
+    let units = crate::inventory::settle(&mut base, &mut head, &options.cluster_roots);
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);

@@ -227,38 +227,24 @@ fn kustomize_files(files: &[FileEntry]) -> Kustomize {
 
 /// Paths of the manifests every `PolicyGenerator` of a side lists.
 fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for f in files {
-        for doc in &f.parsed.docs {
-            let root = &doc.doc.root;
-            if !type_meta(root).is_some_and(|(api, kind)| {
-                kind == "PolicyGenerator" && api.starts_with("policy.open-cluster-management.io/")
-            }) {
-                continue;
-            }
-            let dir = dir_of(&f.path);
-            let policies = root.get("policies").and_then(Node::as_seq);
-            for policy in policies.unwrap_or_default() {
-                let manifests = policy.get("manifests").and_then(Node::as_seq);
-                for m in manifests.unwrap_or_default() {
-                    let Some(path) = m.get("path").and_then(Node::as_str) else {
-                        continue;
-                    };
-                    if let Some(joined) = join(dir, path) {
-                        // A folder lists every file below it.
-                        let folder = format!("{joined}/");
-                        out.extend(
-                            files
-                                .iter()
-                                .filter(|g| g.path == joined || g.path.starts_with(&folder))
-                                .map(|g| g.path.clone()),
-                        );
-                    }
-                }
-            }
-        }
+    let listed: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            f.parsed
+                .docs
+                .iter()
+                .filter(|d| kustomization::is_policy_generator(&d.doc.root))
+                .flat_map(|d| kustomization::policy_generator_manifests(&d.doc.root, &f.path))
+        })
+        .collect();
+    if listed.is_empty() {
+        return BTreeSet::new();
     }
-    out
+    files
+        .iter()
+        .filter(|g| listed.iter().any(|l| kustomization::lists(l, &g.path)))
+        .map(|g| g.path.clone())
+        .collect()
 }
 
 #[cfg(test)]

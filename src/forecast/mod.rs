@@ -344,9 +344,7 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
 /// Why a change reaches no cluster, when the ACM Policy that carries the object only checks it
 /// in both revisions ([`crate::inventory::wrapped::checked_only`]).
 fn checked_only(input: &Input<'_>, c: &crate::diff::ObjectChange) -> Option<String> {
-    let only = |inv: &Inventory, i: Option<usize>| {
-        i.is_none_or(|i| inv.checked_only.binary_search(&i).is_ok())
-    };
+    let only = |inv: &Inventory, i: Option<usize>| i.is_none_or(|i| inv.is_checked_only(i));
     if c.base.is_none() && c.head.is_none()
         || !only(input.base, c.base)
         || !only(input.head, c.head)
@@ -474,29 +472,15 @@ fn generates_node_objects(change: &crate::diff::ObjectChange, head: &Inventory) 
         // Removed: the Policies it generated stay on the hub until someone deletes them.
         return false;
     };
-    let dir = crate::kustomize::kustomization::dir_of(&generator.path);
-    let listed: Vec<String> = generator
-        .root()
-        .get("policies")
-        .and_then(nodecast_yaml::Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .flat_map(|p| {
-            p.get("manifests")
-                .and_then(nodecast_yaml::Node::as_seq)
-                .unwrap_or_default()
-        })
-        .filter_map(|m| m.get("path").and_then(nodecast_yaml::Node::as_str))
-        .filter_map(|p| crate::kustomize::kustomization::join(dir, p))
-        .collect();
+    let listed = crate::kustomize::kustomization::policy_generator_manifests(
+        generator.root(),
+        &generator.path,
+    );
     head.objects.iter().any(|o| {
         reaches_nodes(&o.id)
-            && listed.iter().any(|l| {
-                o.path == *l
-                    || o.path
-                        .strip_prefix(l.as_str())
-                        .is_some_and(|r| r.starts_with('/'))
-            })
+            && listed
+                .iter()
+                .any(|l| crate::kustomize::kustomization::lists(l, &o.path))
     })
 }
 

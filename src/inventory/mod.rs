@@ -171,7 +171,7 @@ pub struct Inventory {
     pub dormant: Vec<usize>,
     /// Objects a Policy only checks on both sides ([`wrapped::checked_only`]), in order: listed
     /// by the diff, absent for the models.
-    pub checked_only: Vec<usize>,
+    checked_only: Vec<usize>,
     /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
     /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
     /// up per NodePool.
@@ -186,6 +186,26 @@ pub struct Inventory {
     /// Later definitions that are an earlier one's very document read again through a link:
     /// one definition seen twice, never a second object or a duplicate to compare.
     pub link_copies: std::collections::HashSet<usize>,
+}
+
+/// Settles what each side holds once both sides are known, since each depends on the other:
+/// the objects of sibling deployment units are scoped apart ([`clusters::split_units`], whose
+/// units it returns), objects a Policy newly enforces are absent from base
+/// ([`wrapped::newly_enforced`]), objects a disabled Policy prunes are absent from head
+/// ([`wrapped::pruned_by_disabling`]), and objects a Policy only checks on both sides are
+/// marked ([`wrapped::checked_only`]).
+pub fn settle(base: &mut Inventory, head: &mut Inventory, globs: &[String]) -> BTreeSet<String> {
+    let units = clusters::split_units(base, head, globs);
+    let dormant = wrapped::newly_enforced(base, head);
+    if !dormant.is_empty() {
+        base.set_dormant(dormant);
+    }
+    let pruned = wrapped::pruned_by_disabling(base, head);
+    if !pruned.is_empty() {
+        head.set_dormant(pruned);
+    }
+    (base.checked_only, head.checked_only) = wrapped::checked_only(base, head);
+    units
 }
 
 /// A hash of (group, kind, namespace, name): the name indexes hold object indices under it and
@@ -318,9 +338,14 @@ impl Inventory {
     }
 
     /// Marks objects as absent from the cluster on this side ([`Inventory::dormant`]).
-    pub fn set_dormant(&mut self, dormant: Vec<usize>) {
+    fn set_dormant(&mut self, dormant: Vec<usize>) {
         self.dormant = dormant;
         self.index_identities();
+    }
+
+    /// Whether a Policy only checks the object on both sides ([`Inventory::checked_only`]).
+    pub fn is_checked_only(&self, index: usize) -> bool {
+        self.checked_only.binary_search(&index).is_ok()
     }
 
     /// Whether an object is absent from the cluster on this side although it is defined: a

@@ -150,14 +150,28 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
         .collect()
 }
 
+/// The ACM Policy wrapper of an object, when a Policy carries it.
+fn policy_of(obj: &Object) -> Option<&Wrapper> {
+    obj.origin
+        .wrapper
+        .as_ref()
+        .filter(|w| w.id.kind == "Policy")
+}
+
+/// Whether an object sits in a ConfigurationPolicy's `object-templates` (what the Policy
+/// enforces or checks), not in `policy-templates` (the templates themselves, propagated as
+/// they are).
+fn in_object_templates(obj: &Object) -> bool {
+    obj.origin
+        .wrapper
+        .as_ref()
+        .is_some_and(|w| w.pointer.contains("/object-templates/"))
+}
+
 /// The ConfigurationPolicy (or other template) of the ACM Policy that carries an object: the
 /// Policy's `/spec/policy-templates/N/objectDefinition` of the object's pointer.
 fn policy_template<'i>(inv: &'i super::Inventory, obj: &Object) -> Option<&'i Node> {
-    let w = obj
-        .origin
-        .wrapper
-        .as_ref()
-        .filter(|w| w.id.kind == "Policy")?;
+    let w = policy_of(obj)?;
     let policy = inv.get(&w.id)?.root();
     let index = w.pointer.split('/').nth(3)?.parse::<usize>().ok()?;
     policy
@@ -176,11 +190,7 @@ fn written_remediation(inv: &super::Inventory, obj: &Object) -> Option<Option<St
             .and_then(Node::as_str)
             .map(str::to_ascii_lowercase)
     };
-    let w = obj
-        .origin
-        .wrapper
-        .as_ref()
-        .filter(|w| w.id.kind == "Policy")?;
+    let w = policy_of(obj)?;
     if let Some(a) = inv.get(&w.id).and_then(|p| action(p.root())) {
         return Some(Some(a));
     }
@@ -198,10 +208,7 @@ pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
 /// Whether the ACM Policy that carries an object is disabled (`spec.disabled: true`): ACM does
 /// not propagate it, so nothing it carries is created or checked.
 pub fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
-    obj.origin
-        .wrapper
-        .as_ref()
-        .filter(|w| w.id.kind == "Policy")
+    policy_of(obj)
         .and_then(|w| inv.get(&w.id))
         .and_then(|p| p.root().path(&["spec", "disabled"]))
         .is_some_and(|d| {
@@ -219,12 +226,7 @@ pub fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
 /// disabled, and either the object is one of its templates (a ConfigurationPolicy is propagated
 /// to the clusters whatever its remediation) or the Policy enforces it.
 pub fn enforced(inv: &super::Inventory, obj: &Object) -> bool {
-    let template = obj
-        .origin
-        .wrapper
-        .as_ref()
-        .is_some_and(|w| !w.pointer.contains("/object-templates/"));
-    !policy_disabled(inv, obj) && (template || !informs_only(inv, obj))
+    !policy_disabled(inv, obj) && (!in_object_templates(obj) || !informs_only(inv, obj))
 }
 
 /// Base objects that only become real in head: carried by a Policy that informs only (or is
@@ -266,10 +268,7 @@ pub fn pruned_by_disabling(base: &super::Inventory, head: &super::Inventory) -> 
         .iter()
         .enumerate()
         .filter(|&(i, o)| {
-            o.origin
-                .wrapper
-                .as_ref()
-                .is_some_and(|w| w.pointer.contains("/object-templates/"))
+            in_object_templates(o)
                 && head.by_id.get(&o.id) == Some(&i)
                 && policy_disabled(head, o)
                 && prunes(head, o)
@@ -293,12 +292,7 @@ fn explicitly_informs(inv: &super::Inventory, obj: &Object) -> bool {
 /// so a change to one reaches no node. Per side, the indexes of such objects, in order.
 pub fn checked_only(base: &super::Inventory, head: &super::Inventory) -> (Vec<usize>, Vec<usize>) {
     let unenforced = |inv: &super::Inventory, i: usize, o: &Object| {
-        let carried = o
-            .origin
-            .wrapper
-            .as_ref()
-            .is_some_and(|w| w.pointer.contains("/object-templates/"));
-        carried
+        in_object_templates(o)
             && inv.by_id.get(&o.id) == Some(&i)
             && (policy_disabled(inv, o) || explicitly_informs(inv, o))
     };

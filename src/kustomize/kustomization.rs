@@ -283,10 +283,35 @@ pub fn refs(root: &Node) -> Refs {
 /// Whether a document is an ACM PolicyGenerator configuration: a plugin's input that nodecast
 /// keeps as an object of the repository, so a change to it is seen.
 pub fn is_policy_generator(doc: &Node) -> bool {
-    let api = doc.get("apiVersion").and_then(Node::as_str);
-    let kind = doc.get("kind").and_then(Node::as_str);
-    api.is_some_and(|a| a.starts_with("policy.open-cluster-management.io/"))
-        && kind == Some("PolicyGenerator")
+    crate::parse::type_meta(doc).is_some_and(|(api, kind)| {
+        kind == "PolicyGenerator" && api.starts_with("policy.open-cluster-management.io/")
+    })
+}
+
+/// The repository paths a PolicyGenerator configuration (`doc`, read from `path`) lists as
+/// manifests: `policies[].manifests[].path`, each a file or a folder ([`lists`]).
+pub fn policy_generator_manifests(doc: &Node, path: &str) -> Vec<String> {
+    let dir = dir_of(path);
+    doc.get("policies")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|p| {
+            p.get("manifests")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+        })
+        .filter_map(|m| m.get("path").and_then(Node::as_str))
+        .filter_map(|m| join(dir, m))
+        .collect()
+}
+
+/// Whether a listed manifest path covers `path`: the file itself, or a folder above it.
+pub fn lists(listed: &str, path: &str) -> bool {
+    path == listed
+        || path
+            .strip_prefix(listed)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// Whether a plugin configuration (a `generators`/`transformers` entry) is a built-in one,

@@ -11,10 +11,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use nodecast_yaml::{Node, NodeKind};
-
 use super::kustomization::{dir_of, is_remote, join};
-use crate::parse::{FileEntry, FileStatus};
+use crate::parse::{FileEntry, FileStatus, ParsedDoc};
 
 /// Kinds the namespace transformer rewrites beyond `metadata.namespace` (subjects, webhook and
 /// conversion service references): never identity when a `namespace` is set.
@@ -75,7 +73,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
             if doc.doc.root.is_null() {
                 continue;
             }
-            let id = plain_object(&doc.doc.root, namespace)?;
+            let id = plain_object(doc, namespace)?;
             if !seen.insert(id) {
                 return None;
             }
@@ -87,9 +85,10 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
 
 /// The identity Kustomize gives a document that it would print unchanged, else `None`.
 fn plain_object(
-    root: &Node,
+    doc: &ParsedDoc,
     namespace: Option<&str>,
 ) -> Option<(String, String, Option<String>, String)> {
+    let root = &doc.doc.root;
     let api_version = root.get("apiVersion")?.as_str()?;
     let kind = root.get("kind")?.as_str()?;
     let metadata = root.get("metadata")?;
@@ -106,7 +105,8 @@ fn plain_object(
             return None;
         }
     }
-    if !untouched(root) {
+    // No alias copies, explicit tags or merge keys: Kustomize would print those differently.
+    if !doc.is_literal() {
         return None;
     }
     Some((
@@ -115,20 +115,6 @@ fn plain_object(
         own_namespace.map(str::to_string),
         name.to_string(),
     ))
-}
-
-/// No alias copies, explicit tags or merge keys: Kustomize would print those differently.
-fn untouched(node: &Node) -> bool {
-    if node.from_alias || node.tag.is_some() {
-        return false;
-    }
-    match &node.kind {
-        NodeKind::Scalar { .. } => true,
-        NodeKind::Seq(items) => items.iter().all(untouched),
-        NodeKind::Map(entries) => entries
-            .iter()
-            .all(|e| e.key.key_text() != Some("<<") && untouched(&e.key) && untouched(&e.value)),
-    }
 }
 
 #[cfg(test)]

@@ -80,6 +80,40 @@ pub struct ParsedDoc {
     pub embedded: Vec<Embedded>,
     /// Ignition files of a MachineConfig, decoded.
     pub ignition: Vec<IgnitionFile>,
+    /// [`ParsedDoc::is_literal`], computed on first use.
+    literal: std::sync::OnceLock<bool>,
+}
+
+impl ParsedDoc {
+    /// A document as [`decode_doc_within`] leaves it.
+    pub fn new(doc: Document, embedded: Vec<Embedded>, ignition: Vec<IgnitionFile>) -> Self {
+        ParsedDoc {
+            doc,
+            embedded,
+            ignition,
+            literal: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// No alias copy, explicit tag or merge key anywhere: the document is what its text spells,
+    /// so a tool that prints it back (Kustomize) prints the same. Kept with the parse, which both
+    /// sides and every later run holding the same content share, so each document is walked once.
+    pub fn is_literal(&self) -> bool {
+        *self.literal.get_or_init(|| literal(&self.doc.root))
+    }
+}
+
+fn literal(node: &Node) -> bool {
+    if node.from_alias || node.tag.is_some() {
+        return false;
+    }
+    match &node.kind {
+        nodecast_yaml::NodeKind::Scalar { .. } => true,
+        nodecast_yaml::NodeKind::Seq(items) => items.iter().all(literal),
+        nodecast_yaml::NodeKind::Map(entries) => entries
+            .iter()
+            .all(|e| e.key.key_text() != Some("<<") && literal(&e.key) && literal(&e.value)),
+    }
 }
 
 /// A file of one side with its parse.
@@ -487,11 +521,7 @@ pub(crate) fn decode_doc_within(
 ) -> ParsedDoc {
     let embedded = embedded::decode(outer, &doc.root, opts, budget);
     let ignition = ignition::decode(&doc.root, &mut budget.payload);
-    ParsedDoc {
-        doc,
-        embedded,
-        ignition,
-    }
+    ParsedDoc::new(doc, embedded, ignition)
 }
 
 /// The Ignition files of a MachineConfig document (for documents built outside this stage),

@@ -638,3 +638,159 @@ fn a_reference_from_outside_the_units_resolves_to_a_unit_definition() {
     let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
     assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
 }
+
+/// Two management clusters, each its own cluster root (a ClusterVersion in its folder), host a
+/// HostedCluster `clusters/prod` with NodePool `workers` and its config ConfigMap, the same names in
+/// both. A release upgrade of the second's NodePool replaces its nodes (ahead of its HostedCluster: H107); a change to the second's
+/// ConfigMap rolls its NodePool, not the first's. (Inside cluster roots the NodePool, HostedCluster
+/// and ConfigMap were one identity each: the model judged the first definitions and the check
+/// said "no node impact" for both changes.)
+#[test]
+fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
+    let repo = Repo::new();
+    let config_map = |mode: u32| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: workers-sysctl\n  namespace: clusters\ndata:\n  config: |\n    apiVersion: machineconfiguration.openshift.io/v1\n    kind: MachineConfig\n    metadata:\n      name: 99-workers-sysctl\n      labels:\n        machineconfiguration.openshift.io/role: worker\n    spec:\n      config:\n        ignition:\n          version: 3.2.0\n        storage:\n          files:\n          - path: /etc/sysctl.d/99-workers.conf\n            mode: {mode}\n            contents:\n              source: data:,vm.max_map_count%3D262144\n")
+    };
+    for mgmt in ["mgmt-a", "mgmt-b"] {
+        repo.write(
+            &format!("{mgmt}/clusterversion.yaml"),
+            "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nspec:\n  clusterID: 6c6b5b5e-3e0e-4a47-9d39-3a1a3f0d1c11\n",
+        );
+        repo.write(
+            &format!("{mgmt}/hostedcluster.yaml"),
+            &hosted_cluster("prod", "4.18.5"),
+        );
+        repo.write(
+            &format!("{mgmt}/nodepool.yaml"),
+            &node_pool("workers", "prod", 2, &["workers-sysctl"]),
+        );
+        repo.write(&format!("{mgmt}/configmap.yaml"), &config_map(420));
+    }
+    repo.commit("two management clusters");
+    repo.write(
+        "mgmt-b/nodepool.yaml",
+        &node_pool("workers", "prod", 2, &["workers-sysctl"]).replace("4.18.5", "4.18.6"),
+    );
+    repo.commit("mgmt-b: upgrade the workers");
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--format", "json"],
+    )
+    .json();
+    let rows = |r: &Value| -> Vec<(String, String, String)> {
+        r["forecast"]
+            .as_array()
+            .expect("forecast")
+            .iter()
+            .map(|f| {
+                let c = &f["causes"][0];
+                (
+                    f["target"]["name"].as_str().unwrap_or("?").to_string(),
+                    f["action"].as_str().unwrap_or("?").to_string(),
+                    format!(
+                        "{}:{}:{}",
+                        c["file"].as_str().unwrap_or("?"),
+                        c["line"],
+                        c["column"]
+                    ),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        rows(&r),
+        [(
+            "workers".to_string(),
+            "replace".to_string(),
+            "mgmt-b/nodepool.yaml:12:5".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]), "{r}");
+    // Judged against its own HostedCluster (still 4.18.5), not the first management cluster's.
+    assert_eq!(
+        common::diag_lines(&r),
+        ["H107 warning mgmt-b/nodepool.yaml:12:12"],
+        "{r}"
+    );
+    repo.write("mgmt-b/configmap.yaml", &config_map(384));
+    repo.commit("mgmt-b: sysctl file mode");
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--format", "json"],
+    )
+    .json();
+    assert_eq!(
+        rows(&r),
+        [(
+            "workers".to_string(),
+            "replace".to_string(),
+            "mgmt-b/configmap.yaml:21:13".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
+}
+
+/// The same NodePool in a management cluster's root and in a folder outside every cluster root:
+/// two NodePools of two clusters, so upgrading the root's one (listed second) replaces its nodes.
+/// (It was judged by the first definition, outside the root: "no node impact".)
+#[test]
+fn a_node_pool_in_a_cluster_root_is_not_the_one_outside_it() {
+    let repo = Repo::new();
+    repo.write(
+        "mgmt/clusterversion.yaml",
+        "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nspec:\n  clusterID: 6c6b5b5e-3e0e-4a47-9d39-3a1a3f0d1c11\n",
+    );
+    for folder in ["hosted", "mgmt"] {
+        repo.write(
+            &format!("{folder}/hostedcluster.yaml"),
+            &hosted_cluster("prod", "4.18.5"),
+        );
+        repo.write(
+            &format!("{folder}/nodepool.yaml"),
+            &node_pool("workers", "prod", 2, &[]),
+        );
+    }
+    repo.commit("a management cluster and a hosted folder");
+    repo.write("mgmt/hostedcluster.yaml", &hosted_cluster("prod", "4.18.6"));
+    repo.write(
+        "mgmt/nodepool.yaml",
+        &node_pool("workers", "prod", 2, &[]).replace("4.18.5", "4.18.6"),
+    );
+    repo.commit("mgmt: upgrade");
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--format", "json"],
+    )
+    .json();
+    let forecast: Vec<String> = r["forecast"]
+        .as_array()
+        .expect("forecast")
+        .iter()
+        .map(|f| {
+            let c = &f["causes"][0];
+            format!(
+                "{} {} {}:{}:{}",
+                f["target"]["name"].as_str().unwrap_or("?"),
+                f["action"].as_str().unwrap_or("?"),
+                c["file"].as_str().unwrap_or("?"),
+                c["line"],
+                c["column"]
+            )
+        })
+        .collect();
+    assert_eq!(forecast, ["workers replace mgmt/nodepool.yaml:12:5"], "{r}");
+    // The control-plane upgrade counts the root's one NodePool, not both.
+    assert_eq!(
+        common::diag_lines(&r),
+        ["H114 warning mgmt/hostedcluster.yaml:8:5"],
+        "{r}"
+    );
+    assert!(
+        r["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("may roll its 1 NodePool(s)")),
+        "{r}"
+    );
+}

@@ -138,7 +138,10 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
 /// folders just below the deepest folder holding all its definitions (or that folder itself, for
 /// a definition directly in it). Definitions in one folder, or all under one Argo CD application
 /// that reads its path recursively, are applied together (K004's duplicates) and split nothing;
-/// nor does a file at the repository's root. A scoped object keeps its identity's name in every
+/// nor does a file at the repository's root. Inside cluster roots the MCO model already groups
+/// its kinds by root; every other object (NodePool, HostedCluster, a namespaced ConfigMap) whose
+/// identity is defined in two roots, or in a root and outside every root, takes its root as unit
+/// (a management cluster's NodePool judged by another cluster's definition said "no node impact"). A scoped object keeps its identity's name in every
 /// report; its cluster ([`key_of`]) is its unit. Returns the units (the base's scopes depend on
 /// the head: what is kept of the base's own evaluation must be keyed by them).
 pub fn split_units(
@@ -150,10 +153,12 @@ pub fn split_units(
     if roots.contains("") {
         return BTreeSet::new();
     }
-    let rooted = |dir: &str| ancestors(dir).into_iter().any(|a| roots.contains(a));
     let mut applications = recursive_applications(base);
     applications.extend(recursive_applications(head));
+    let root_of = |dir| root_holding(&roots, dir);
     let mut folders: HashMap<&super::ObjectId, BTreeSet<&str>> = HashMap::new();
+    // Per identity: the cluster roots holding a definition, and whether one is outside them.
+    let mut in_roots: HashMap<&super::ObjectId, (BTreeSet<&str>, bool)> = HashMap::new();
     for inv in [&*base, &*head] {
         for &(first, later) in &inv.duplicates {
             if inv.link_copies.contains(&later) {
@@ -162,13 +167,33 @@ pub fn split_units(
             for i in [first, later] {
                 let o = &inv.objects[i];
                 let dir = parent(&o.path);
-                if o.id.scope.is_empty() && !rooted(dir) {
+                if !o.id.scope.is_empty() {
+                    continue;
+                }
+                let root = root_of(dir);
+                if root.is_none() {
                     folders.entry(&o.id).or_default().insert(dir);
+                }
+                // The MCO model groups what it reads by cluster root already.
+                if !is_modelled(o) {
+                    let places = in_roots.entry(&o.id).or_default();
+                    match root {
+                        Some(root) => places.0.insert(root),
+                        None => std::mem::replace(&mut places.1, true),
+                    };
                 }
             }
         }
     }
-    let mut units: BTreeSet<String> = BTreeSet::new();
+    // Each cluster root is a cluster of its own: the same NodePool, HostedCluster or namespaced
+    // ConfigMap in two management clusters' roots (or in one and outside every root) is two
+    // objects.
+    let mut units: BTreeSet<String> = in_roots
+        .into_values()
+        .filter(|(roots, outside)| roots.len() + usize::from(*outside) > 1)
+        .flat_map(|(roots, _)| roots)
+        .map(str::to_string)
+        .collect();
     for dirs in folders.values().filter(|d| d.len() > 1) {
         let together = applications
             .iter()
@@ -198,8 +223,11 @@ pub fn split_units(
     }
     let unit_of = |o: &Object| -> Option<String> {
         let dir = parent(&o.path);
-        if !o.id.scope.is_empty() || rooted(dir) {
+        if !o.id.scope.is_empty() {
             return None;
+        }
+        if let Some(root) = root_holding(&roots, dir) {
+            return (!is_modelled(o) && units.contains(root)).then(|| root.to_string());
         }
         ancestors(dir)
             .into_iter()
@@ -212,6 +240,11 @@ pub fn split_units(
     base.rescope(b);
     head.rescope(h);
     units
+}
+
+/// The cluster root holding folder `dir` (roots never nest).
+fn root_holding<'d>(roots: &BTreeSet<String>, dir: &'d str) -> Option<&'d str> {
+    ancestors(dir).into_iter().find(|a| roots.contains(*a))
 }
 
 /// Whether `path` is inside folder `dir` (`""` holds everything).

@@ -436,7 +436,7 @@ fn evaluate(
                 pair.base,
                 pair.head,
                 pair.head_files,
-                &options.validation,
+                (&options.validation, &options.cluster_roots),
                 validation,
             )
         },

@@ -25,7 +25,7 @@ fn run(base: &[u8], head: &[u8]) {
     });
     let settings = nodecast::validate::Settings::default();
     diags.extend(
-        nodecast::validate::run(&bi, &hi, &h, &settings)
+        nodecast::validate::run(&bi, &hi, &h, &settings, &[])
             .expect("validates")
             .diagnostics,
     );

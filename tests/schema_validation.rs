@@ -418,6 +418,55 @@ spec:
     assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
 }
 
+/// Each cluster root validates with its own `FeatureGate/cluster`: a lab cluster on
+/// TechPreviewNoUpgrade beside a production cluster on the default set. The production KubeletConfig's
+/// preview-only field is unknown to its API server (V102); the lab's is not. (The first FeatureGate
+/// of the repository — the lab's — decided for every cluster: production's finding was missed, and
+/// with the folders the other way round the lab's field was a false one.) A repository whose one
+/// FeatureGate sits outside the pools' folder still validates with it.
+#[test]
+fn each_cluster_root_validates_with_its_own_feature_gate() {
+    let kc = "apiVersion: machineconfiguration.openshift.io/v1
+kind: KubeletConfig
+metadata:
+  name: gomaxprocs
+spec:
+  machineConfigPoolSelector:
+    matchLabels:
+      pools.operator.machineconfiguration.openshift.io/worker: \"\"
+  systemGomaxprocsBehavior: Autosize
+";
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n";
+    let gate = |set: &str| {
+        format!("apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: {set}\n")
+    };
+    for (lab, prod) in [("clusters/lab", "clusters/prod"), ("z-lab", "a-prod")] {
+        let repo = repo_with(&[
+            (&format!("{lab}/pools.yaml"), pool),
+            (
+                &format!("{lab}/featuregate.yaml"),
+                &gate("TechPreviewNoUpgrade"),
+            ),
+            (&format!("{lab}/kc.yaml"), kc),
+            (&format!("{prod}/pools.yaml"), pool),
+            (&format!("{prod}/featuregate.yaml"), &gate("\"\"")),
+            (&format!("{prod}/kc.yaml"), kc),
+        ]);
+        let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+        assert_eq!(
+            diag_lines(&r),
+            vec![format!("V102 warning {prod}/kc.yaml:9:3")]
+        );
+    }
+    let repo = repo_with(&[
+        ("cluster/pools.yaml", pool),
+        ("cluster/kc.yaml", kc),
+        ("config/featuregate.yaml", &gate("TechPreviewNoUpgrade")),
+    ]);
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+}
+
 #[test]
 fn status_is_ignored_for_kinds_with_the_status_subresource() {
     // The API server drops `status` from creates and updates of a NodePool: an exported

@@ -147,8 +147,15 @@ pub fn run(
     head: &Inventory,
     head_files: &[FileEntry],
     settings: &Settings,
+    cluster_roots: &[String],
 ) -> Result<Output, Fatal> {
-    run_reusing(base, head, head_files, settings, &mut Kept::default())
+    run_reusing(
+        base,
+        head,
+        head_files,
+        (settings, cluster_roots),
+        &mut Kept::default(),
+    )
 }
 
 /// What one validation keeps for the next of the same repository (the language server): each
@@ -230,12 +237,13 @@ fn fingerprint(head: &Inventory, settings: &Settings) -> String {
 }
 
 /// [`run`], taking a document's result from `kept` when an earlier run validated the very same
-/// document under the same schemas, and keeping this run's results for the next.
+/// document under the same schemas, and keeping this run's results for the next. The
+/// `--cluster-root` globs find each object's cluster (its FeatureGate) as the models do.
 pub fn run_reusing(
     base: &Inventory,
     head: &Inventory,
     head_files: &[FileEntry],
-    settings: &Settings,
+    (settings, cluster_roots): (&Settings, &[String]),
     kept: &mut Kept,
 ) -> Result<Output, Fatal> {
     if settings.disabled {
@@ -247,7 +255,8 @@ pub fn run_reusing(
         kept.results.clear();
         kept.fingerprint = print;
     }
-    let sets = feature_set::Resolver::new(head, settings.feature_set.as_deref());
+    let sets =
+        feature_set::Resolver::new(base, head, cluster_roots, settings.feature_set.as_deref());
     let mut patches = kustomize::patch_files(head_files);
     // Every file of partial objects (patches, unreferenced files, generator manifests) is checked
     // for what it holds only.
@@ -384,7 +393,7 @@ fn targets_of<'a>(
                 path: &object.path,
                 object: Some(object),
                 root,
-                feature_set: sets.for_namespace(&namespace),
+                feature_set: sets.for_namespace(&namespace, &object.path),
                 base: old,
                 partial,
                 pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
@@ -454,7 +463,7 @@ fn patch_targets<'a>(file: &'a FileEntry, sets: &feature_set::Resolver) -> Vec<T
                 path: &file.path,
                 object: None,
                 root,
-                feature_set: sets.for_namespace(&namespace),
+                feature_set: sets.for_namespace(&namespace, &file.path),
                 base: None,
                 partial: true,
                 pins: (file.parsed.clone(), None),

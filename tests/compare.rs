@@ -677,30 +677,10 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
         &["check", "--base", "HEAD^", "--format", "json"],
     )
     .json();
-    let rows = |r: &Value| -> Vec<(String, String, String)> {
-        r["forecast"]
-            .as_array()
-            .expect("forecast")
-            .iter()
-            .map(|f| {
-                let c = &f["causes"][0];
-                (
-                    f["target"]["name"].as_str().unwrap_or("?").to_string(),
-                    f["action"].as_str().unwrap_or("?").to_string(),
-                    format!(
-                        "{}:{}:{}",
-                        c["file"].as_str().unwrap_or("?"),
-                        c["line"],
-                        c["column"]
-                    ),
-                )
-            })
-            .collect()
-    };
     assert_eq!(
-        rows(&r),
+        forecast_rows(&r),
         [(
-            "workers".to_string(),
+            "HostedCluster/clusters/prod".to_string(),
             "replace".to_string(),
             "mgmt-b/nodepool.yaml:12:5".to_string()
         )],
@@ -721,9 +701,9 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
     )
     .json();
     assert_eq!(
-        rows(&r),
+        forecast_rows(&r),
         [(
-            "workers".to_string(),
+            "HostedCluster/clusters/prod".to_string(),
             "replace".to_string(),
             "mgmt-b/configmap.yaml:21:13".to_string()
         )],
@@ -764,23 +744,15 @@ fn a_node_pool_in_a_cluster_root_is_not_the_one_outside_it() {
         &["check", "--base", "HEAD^", "--format", "json"],
     )
     .json();
-    let forecast: Vec<String> = r["forecast"]
-        .as_array()
-        .expect("forecast")
-        .iter()
-        .map(|f| {
-            let c = &f["causes"][0];
-            format!(
-                "{} {} {}:{}:{}",
-                f["target"]["name"].as_str().unwrap_or("?"),
-                f["action"].as_str().unwrap_or("?"),
-                c["file"].as_str().unwrap_or("?"),
-                c["line"],
-                c["column"]
-            )
-        })
-        .collect();
-    assert_eq!(forecast, ["workers replace mgmt/nodepool.yaml:12:5"], "{r}");
+    assert_eq!(
+        forecast_rows(&r),
+        [(
+            "HostedCluster/clusters/prod".to_string(),
+            "replace".to_string(),
+            "mgmt/nodepool.yaml:12:5".to_string()
+        )],
+        "{r}"
+    );
     // The control-plane upgrade counts the root's one NodePool, not both.
     assert_eq!(
         common::diag_lines(&r),

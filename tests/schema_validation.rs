@@ -380,10 +380,9 @@ spec:
     );
 }
 
-#[test]
-fn the_cluster_feature_gate_selects_the_crd_variant_for_standalone_kinds() {
-    // spec.systemGomaxprocsBehavior is in the TechPreviewNoUpgrade KubeletConfig CRD only.
-    let kc = "apiVersion: machineconfiguration.openshift.io/v1
+/// A KubeletConfig whose `spec.systemGomaxprocsBehavior` (line 9) is in the TechPreviewNoUpgrade
+/// KubeletConfig CRD only.
+const GOMAXPROCS_KUBELET_CONFIG: &str = "apiVersion: machineconfiguration.openshift.io/v1
 kind: KubeletConfig
 metadata:
   name: gomaxprocs
@@ -393,6 +392,10 @@ spec:
       pools.operator.machineconfiguration.openshift.io/worker: \"\"
   systemGomaxprocsBehavior: Autosize
 ";
+
+#[test]
+fn the_cluster_feature_gate_selects_the_crd_variant_for_standalone_kinds() {
+    let kc = GOMAXPROCS_KUBELET_CONFIG;
     let repo = repo_with(&[("kc.yaml", kc)]);
     let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
     assert_eq!(diag_lines(&r), vec!["V102 warning kc.yaml:9:3"]);
@@ -426,16 +429,7 @@ spec:
 /// FeatureGate sits outside the pools' folder still validates with it.
 #[test]
 fn each_cluster_root_validates_with_its_own_feature_gate() {
-    let kc = "apiVersion: machineconfiguration.openshift.io/v1
-kind: KubeletConfig
-metadata:
-  name: gomaxprocs
-spec:
-  machineConfigPoolSelector:
-    matchLabels:
-      pools.operator.machineconfiguration.openshift.io/worker: \"\"
-  systemGomaxprocsBehavior: Autosize
-";
+    let kc = GOMAXPROCS_KUBELET_CONFIG;
     let pool = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n";
     let gate = |set: &str| {
         format!("apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: {set}\n")

@@ -141,8 +141,9 @@ pub fn roots(base: &Inventory, head: &Inventory, globs: &[String]) -> BTreeSet<S
 /// nor does a file at the repository's root. Inside cluster roots the MCO model already groups
 /// its kinds by root; every other object (NodePool, HostedCluster, a namespaced ConfigMap) whose
 /// identity is defined in two roots, or in a root and outside every root, takes its root as unit
-/// (a management cluster's NodePool judged by another cluster's definition said "no node impact"). A scoped object keeps its identity's name in every
-/// report; its cluster ([`key_of`]) is its unit. Returns the units (the base's scopes depend on
+/// (a management cluster's NodePool judged by another cluster's definition said "no node
+/// impact"). A scoped object keeps its identity's name in every report; its cluster
+/// ([`key_of`]) is its unit. Returns the units (the base's scopes depend on
 /// the head: what is kept of the base's own evaluation must be keyed by them).
 pub fn split_units(
     base: &mut Inventory,
@@ -299,11 +300,18 @@ fn common_folder<'p>(a: &'p str, b: &'p str) -> &'p str {
 
 /// The cluster root an object path belongs to (nearest root folder, else the repository root).
 pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
-    ancestors(parent(path))
-        .into_iter()
-        .find(|d| roots.contains(*d))
-        .unwrap_or("")
+    root_holding(roots, parent(path))
+        .unwrap_or_default()
         .to_string()
+}
+
+/// The cluster of a plain file at `path`: its root folder, `.` for the repository (whether the
+/// repository's top is a root or no folder is).
+pub fn path_key(roots: &BTreeSet<String>, path: &str) -> String {
+    match root_of(roots, path) {
+        r if r.is_empty() => ".".to_string(),
+        r => r,
+    }
 }
 
 /// The cluster an object belongs to: the Policy / SyncSet that carries it (`Policy/ns/name`), the
@@ -312,8 +320,7 @@ pub fn root_of(roots: &BTreeSet<String>, path: &str) -> String {
 pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String {
     let group = &o.id.scope;
     if group.is_empty() {
-        let r = root_of(roots, &o.path);
-        return if r.is_empty() { ".".to_string() } else { r };
+        return path_key(roots, &o.path);
     }
     match (&o.origin.wrapper, &o.origin.overlay) {
         (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.clone()),
@@ -398,6 +405,12 @@ mod tests {
         assert_eq!(root_of(&roots, "clusters/a/mc/x.yaml"), "clusters/a");
         assert_eq!(root_of(&roots, "clusters/b/pools.yaml"), "clusters/b");
         assert_eq!(root_of(&roots, "common/x.yaml"), "");
+        assert_eq!(path_key(&roots, "clusters/a/mc/x.yaml"), "clusters/a");
+        assert_eq!(path_key(&roots, "common/x.yaml"), ".");
+        // Pools at the repository's top make it the one root: still the cluster `.`.
+        let top: BTreeSet<String> = [String::new()].into();
+        assert_eq!(path_key(&top, "pools.yaml"), ".");
+        assert_eq!(path_key(&top, "mc/x.yaml"), ".");
     }
 
     #[test]

@@ -87,7 +87,6 @@ impl Model {
         // Every definition that reaches a cluster, once per place: a fleet defines
         // `MachineConfigPool/worker` and `ClusterVersion/version` once per cluster folder, and
         // each cluster's stanza governs its own pools (a duplicate in one place is one object).
-
         let mut seen = std::collections::HashSet::new();
         for (index, obj) in inv.objects.iter().enumerate() {
             let relevant = matches!(

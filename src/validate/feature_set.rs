@@ -5,21 +5,26 @@
 
 use std::collections::BTreeSet;
 
-use crate::inventory::clusters::{key_of, root_of, roots};
+use crate::inventory::clusters::{key_of, path_key, roots};
 use crate::inventory::{Inventory, Object};
 
 /// Decides the feature set per object.
 pub struct Resolver {
     forced: Option<String>,
-    /// Cluster roots, so an object finds its own cluster's FeatureGate.
-    roots: BTreeSet<String>,
-    globs: Vec<String>,
-    /// Each `FeatureGate/cluster`'s variant, by the cluster that holds it.
-    clusters: Vec<(String, String)>,
-    /// The variant every `FeatureGate/cluster` of the repository declares, when they agree: a
+    /// The set every `FeatureGate/cluster` of the repository declares, when they agree: a
     /// FeatureGate kept outside the cluster's folder still speaks for a one-cluster repository.
     agreed: Option<String>,
+    /// Each cluster's own set, only when the FeatureGates disagree.
+    per_cluster: Option<PerCluster>,
     hosted: Vec<(String, String, String)>,
+}
+
+/// FeatureGates that declare different sets, by the cluster that holds each (clusters found as
+/// the models find them).
+struct PerCluster {
+    roots: BTreeSet<String>,
+    globs: Vec<String>,
+    sets: Vec<(String, String)>,
 }
 
 /// The bundled variant that matches an OpenShift feature set (the preview and custom sets enable
@@ -38,12 +43,8 @@ impl Resolver {
     /// Reads the feature sets the head revision declares (`base` and `globs` find the clusters
     /// as the models do).
     pub fn new(base: &Inventory, head: &Inventory, globs: &[String], forced: Option<&str>) -> Self {
-        let roots = match forced {
-            Some(_) => BTreeSet::new(),
-            None => roots(base, head, globs),
-        };
         // Every definition, not only an identity's first: each cluster root holds its own.
-        let clusters: Vec<(String, String)> = head
+        let gates: Vec<(&Object, String)> = head
             .objects
             .iter()
             .enumerate()
@@ -59,13 +60,25 @@ impl Resolver {
                     .path(&["spec", "featureSet"])
                     .and_then(|n| n.as_str())
                     .unwrap_or_default();
-                (key_of(&roots, globs, o), variant(set))
+                (o, variant(set))
             })
             .collect();
-        let agreed = clusters
+        let agreed = gates
             .first()
             .map(|(_, set)| set.clone())
-            .filter(|first| clusters.iter().all(|(_, set)| set == first));
+            .filter(|first| gates.iter().all(|(_, set)| set == first));
+        let per_cluster = (agreed.is_none() && !gates.is_empty() && forced.is_none()).then(|| {
+            let roots = roots(base, head, globs);
+            let sets = gates
+                .iter()
+                .map(|(o, set)| (key_of(&roots, globs, o), set.clone()))
+                .collect();
+            PerCluster {
+                roots,
+                globs: globs.to_vec(),
+                sets,
+            }
+        });
         let hosted = head
             .of_kind("hypershift.openshift.io", "HostedCluster")
             .map(|o| {
@@ -84,10 +97,8 @@ impl Resolver {
             .collect();
         Resolver {
             forced: forced.map(variant),
-            roots,
-            globs: globs.to_vec(),
-            clusters,
             agreed,
+            per_cluster,
             hosted,
         }
     }
@@ -116,17 +127,19 @@ impl Resolver {
                 }
             }
         }
-        self.of_cluster(&key_of(&self.roots, &self.globs, object))
+        self.of_cluster(|p| key_of(&p.roots, &p.globs, object))
     }
 
-    /// The variant of a cluster's own FeatureGate, else the repository's agreed one, else Default.
-    fn of_cluster(&self, cluster: &str) -> String {
-        self.clusters
-            .iter()
-            .find(|(c, _)| c == cluster)
-            .map(|(_, set)| set.clone())
-            .or_else(|| self.agreed.clone())
-            .unwrap_or_else(|| "Default".into())
+    /// The variant of a cluster's own FeatureGate (its key found only where FeatureGates
+    /// disagree), else the repository's agreed one, else Default.
+    fn of_cluster(&self, key: impl FnOnce(&PerCluster) -> String) -> String {
+        if let Some(p) = &self.per_cluster {
+            let key = key(p);
+            if let Some((_, set)) = p.sets.iter().find(|(c, _)| *c == key) {
+                return set.clone();
+            }
+        }
+        self.agreed.clone().unwrap_or_else(|| "Default".into())
     }
 
     /// The variant for a manifest embedded in a ConfigMap of `namespace` (or a patch) at `path`:
@@ -140,9 +153,6 @@ impl Resolver {
             .iter()
             .find(|(n, _, _)| n == namespace)
             .map(|(_, _, set)| set.clone())
-            .unwrap_or_else(|| {
-                let root = root_of(&self.roots, path);
-                self.of_cluster(if root.is_empty() { "." } else { &root })
-            })
+            .unwrap_or_else(|| self.of_cluster(|p| path_key(&p.roots, path)))
     }
 }

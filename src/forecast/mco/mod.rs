@@ -119,12 +119,7 @@ pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>
 /// The standalone cluster key a repository path belongs to (see [`cluster_key`]).
 pub fn cluster_of_path(input: &Input<'_>, path: &str) -> String {
     let roots = cluster::roots(input.base, input.head, input.settings.cluster_roots);
-    let r = cluster::root_of(&roots, path);
-    if r.is_empty() {
-        ".".to_string()
-    } else {
-        r
-    }
+    cluster::path_key(&roots, path)
 }
 
 /// Adds the MCO forecast of every standalone cluster in the repository.

@@ -364,7 +364,10 @@ fn base_findings_key(
 
 /// Pairs base and head definitions; one identity may be defined once per standalone cluster.
 fn diff_of(options: &Options, base: &Inventory, head: &Inventory, has_base: bool) -> Diff {
-    let roots = crate::inventory::clusters::roots(base, head, &[]);
+    // The clusters the models and K004 see (`--cluster-root` globs included): grouped without
+    // them, two glob roots' definitions of one MachineConfig were one cluster's duplicates here
+    // and their own clusters' changes in the models.
+    let roots = crate::inventory::clusters::roots(base, head, &options.cluster_roots);
     Diff::compute_grouped(base, head, has_base, &|o| {
         crate::inventory::clusters::key_of(&roots, &options.cluster_roots, o)
     })
@@ -423,7 +426,7 @@ fn evaluate(
     let ((forecast, unforecast, no_impact, mut diagnostics), validation) = rayon::join(
         || {
             let modelled = forecast::forecast(&input);
-            let unforecast = forecast::unforecast(pair.head, pair.diff, &modelled);
+            let unforecast = forecast::unforecast(pair.base, pair.head, pair.diff, &modelled);
             (
                 modelled.impacts,
                 unforecast,

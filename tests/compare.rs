@@ -586,6 +586,153 @@ fn the_same_object_in_two_environment_folders_is_two_objects() {
     assert_eq!(r["summary"]["pre_existing"], 0, "{r}");
 }
 
+/// The same MachineConfig name in `envs/prod/` (a worker MachineConfig) and `envs/stage/` (no
+/// role label: no pool selects it), both changed in one commit: prod's workers reboot, and
+/// stage's change is not modelled (M109), so its rollout is assumed. (Causes name objects by
+/// display name, which the two share: prod's reboot "explained" stage's change too, and the
+/// report counted no change as not modelled.)
+#[test]
+fn one_units_forecast_does_not_explain_the_same_named_change_of_another() {
+    let repo = Repo::new();
+    let unlabelled = |arg: &str| {
+        kargs_mc(arg).replace(
+            "  labels:\n    machineconfiguration.openshift.io/role: worker\n",
+            "",
+        )
+    };
+    repo.write("envs/prod/mc.yaml", &kargs_mc("audit=1"));
+    repo.write("envs/stage/mc.yaml", &unlabelled("audit=1"));
+    repo.commit("two environments");
+    repo.write("envs/prod/mc.yaml", &kargs_mc("audit=0"));
+    repo.write("envs/stage/mc.yaml", &unlabelled("audit=0"));
+    repo.commit("audit off");
+    let r = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--format", "json"],
+    )
+    .json();
+    assert_eq!(
+        forecast_rows(&r),
+        vec![(
+            "envs/prod".to_string(),
+            "reboot".to_string(),
+            "envs/prod/mc.yaml:9:5".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["MachineConfig/50-worker-kargs"]),
+        "{r}"
+    );
+    assert_eq!(
+        common::diag_lines(&r),
+        ["M109 warning envs/stage/mc.yaml:3:1"],
+        "{r}"
+    );
+}
+
+/// A MachineConfig outside every cluster root (`shared/`) rolls the repository's cluster `.`.
+/// With one cluster's worker pool in the repository (pools and MachineConfigs in sibling
+/// folders) that pool's maintenance window governs it; with two clusters' worker pools it is not
+/// known which applies, so the reboot starts now. (The first cluster's pool was taken: "waits
+/// for the weekend window" for a reboot that may start at once.)
+#[test]
+fn the_repository_clusters_pool_is_not_one_of_two_clusters_pools() {
+    let policy = "apiVersion: config.openshift.io/v1alpha1\nkind: ChangeManagementPolicy\nmetadata:\n  name: weekend\n  namespace: openshift-machine-config-operator\nspec:\n  strategy: MaintenanceSchedule\n  maintenanceSchedule:\n    permit:\n      recurrence: \"FREQ=WEEKLY;BYDAY=SA,SU\"\n      startTime: \"02:00\"\n      duration: 6h\n";
+    let pool = |policy: bool| {
+        let managed = if policy {
+            "  changeManagement:\n    policy:\n      name: weekend\n"
+        } else {
+            ""
+        };
+        format!("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n{managed}  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n")
+    };
+    let when = |clusters: &[(&str, bool)]| {
+        let repo = Repo::new();
+        for (folder, managed) in clusters {
+            repo.write(&format!("{folder}/pools.yaml"), &pool(*managed));
+            repo.write(&format!("{folder}/policy.yaml"), policy);
+        }
+        repo.write("shared/mc.yaml", &kargs_mc("audit=1"));
+        repo.commit("pools and a shared MachineConfig");
+        repo.write("shared/mc.yaml", &kargs_mc("audit=0"));
+        let r = nodecast(
+            repo.path(),
+            &["check", "--now", "2026-11-25T12:00:00Z", "--format", "json"],
+        )
+        .json();
+        assert_eq!(
+            forecast_rows(&r),
+            [(
+                ".".to_string(),
+                "reboot".to_string(),
+                "shared/mc.yaml:9:5".to_string()
+            )],
+            "{r}"
+        );
+        (
+            r["forecast"][0]["when"]["state"]
+                .as_str()
+                .unwrap_or("?")
+                .to_string(),
+            r["forecast"][0]["when"]["at"]
+                .as_str()
+                .unwrap_or("-")
+                .to_string(),
+        )
+    };
+    assert_eq!(
+        when(&[("pools", true)]),
+        ("window".to_string(), "2026-11-28T02:00:00Z".to_string())
+    );
+    assert_eq!(
+        when(&[("clusters/a", true), ("clusters/b", false)]),
+        ("now".to_string(), "-".to_string())
+    );
+}
+
+/// `--cluster-root 'clusters/*'` names two clusters whose folders hold no pool (the pools are
+/// the platform's): the same MachineConfig in both is two clusters' objects, and a change to the
+/// second reboots its workers and nothing else. (The diff grouped definitions by the roots found
+/// without the globs, so it took the two for one cluster's duplicates while the models took them
+/// for two clusters: the change was listed as also "not yet modelled, assume a rollout".)
+#[test]
+fn cluster_root_globs_pair_definitions_as_the_models_see_them() {
+    let repo = Repo::new();
+    for cluster in ["a", "b"] {
+        repo.write(&format!("clusters/{cluster}/mc.yaml"), &kargs_mc("audit=1"));
+    }
+    repo.commit("two clusters");
+    repo.write("clusters/b/mc.yaml", &kargs_mc("audit=0"));
+    repo.commit("b: audit off");
+    let r = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--base",
+            "HEAD^",
+            "--cluster-root",
+            "clusters/*",
+            "--all",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    assert_eq!(
+        forecast_rows(&r),
+        vec![(
+            "clusters/b".to_string(),
+            "reboot".to_string(),
+            "clusters/b/mc.yaml:9:5".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]), "{r}");
+    assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
+}
+
 /// An Argo CD application that reads `envs/` recursively applies both folders to one cluster:
 /// there the two definitions are one object defined twice (K004), not two environments. Which one
 /// the cluster keeps depends on the order they are applied in, so a change to the second is
@@ -710,6 +857,59 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
         "{r}"
     );
     assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
+}
+
+/// Two management clusters keep their own `coreos-bootimages` (their releases ship different
+/// AWS regions) and host one NodePool each in `eu-north-1`: only the cluster whose metadata lacks
+/// the region gets S107, whichever folder comes first. (The first ConfigMap of the repository
+/// judged every NodePool: a missed error one way round, a false one the other.)
+#[test]
+fn each_node_pool_reads_its_own_clusters_boot_image_metadata() {
+    let fixture = |f: &str| {
+        std::fs::read_to_string(format!(
+            "{}/testdata/rules/S107/after/{f}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("S107 fixture")
+    };
+    let without = fixture("coreos-bootimages.yaml");
+    // The rhel-10 stream's x86_64 AWS regions (the default stream of the NodePool's 5.0 release).
+    let at = "                  \"us-west-2\": {";
+    assert!(without.contains(at));
+    let with = without.replacen(
+        at,
+        &format!("                  \"eu-north-1\": {{\"release\": \"9.8.20260403-0\", \"image\": \"ami-0e1f2a3b4c5d6e7f8\"}},\n{at}"),
+        1,
+    );
+    for (lacking, shipping) in [("mgmt-b", "mgmt-a"), ("mgmt-a", "mgmt-b")] {
+        let repo = Repo::new();
+        for (mgmt, cluster) in [("mgmt-a", "prod"), ("mgmt-b", "lab")] {
+            let metadata = if mgmt == lacking { &without } else { &with };
+            repo.write(&format!("{mgmt}/coreos-bootimages.yaml"), metadata);
+            repo.write(
+                &format!("{mgmt}/hostedcluster.yaml"),
+                &fixture("hostedcluster.yaml").replace("name: prod", &format!("name: {cluster}")),
+            );
+            repo.write(
+                &format!("{mgmt}/nodepool.yaml"),
+                &fixture("nodepool.yaml")
+                    .replace("name: workers", &format!("name: {cluster}-workers"))
+                    .replace("clusterName: prod", &format!("clusterName: {cluster}")),
+            );
+        }
+        repo.commit("two management clusters");
+        let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+        // (The fixture's objects lack fields S107 does not need: V101s, not asserted here.)
+        let s107: Vec<String> = common::diag_lines(&r)
+            .into_iter()
+            .filter(|l| l.starts_with("S107"))
+            .collect();
+        assert_eq!(
+            s107,
+            [format!("S107 error {lacking}/nodepool.yaml:10:5")],
+            "{shipping} ships eu-north-1: {r}"
+        );
+    }
 }
 
 /// The same NodePool in a management cluster's root and in a folder outside every cluster root:

@@ -461,6 +461,33 @@ fn each_cluster_root_validates_with_its_own_feature_gate() {
     assert_eq!(diag_lines(&r), Vec::<String>::new());
 }
 
+/// Two clusters keep one operator at two versions: the lab's Widget CRD allows `size: huge`,
+/// production's does not. Each cluster's Widget is judged by its own cluster's CRD, whichever
+/// folder comes first: V101 in production only. (The repository's first CRD judged every
+/// cluster: a missed error one way round, a false one the other.)
+#[test]
+fn each_cluster_validates_with_its_own_crds() {
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata:\n  name: worker\nspec:\n  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: worker\n";
+    let widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  size: huge\n  count: 1\n";
+    let newer = WIDGET_CRD.replace("enum: [small, large]", "enum: [small, large, huge]");
+    for (lab, prod) in [("clusters/lab", "clusters/prod"), ("z-lab", "a-prod")] {
+        let repo = repo_with(&[
+            (&format!("{lab}/pools.yaml"), pool),
+            (&format!("{lab}/crd.yaml"), &newer),
+            (&format!("{lab}/widget.yaml"), widget),
+            (&format!("{prod}/pools.yaml"), pool),
+            (&format!("{prod}/crd.yaml"), WIDGET_CRD),
+            (&format!("{prod}/widget.yaml"), widget),
+        ]);
+        let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+        assert_eq!(
+            diag_lines(&r),
+            vec![format!("V101 error {prod}/widget.yaml:7:9")],
+            "{r}"
+        );
+    }
+}
+
 #[test]
 fn status_is_ignored_for_kinds_with_the_status_subresource() {
     // The API server drops `status` from creates and updates of a NodePool: an exported

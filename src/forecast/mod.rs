@@ -417,17 +417,38 @@ fn is_wrapper(kind: &str) -> bool {
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them
 /// instead of claiming "no node impact" (never say "no rollout" when nodes may reboot).
 pub fn unforecast(
+    base: &Inventory,
     head: &Inventory,
     diff: &Diff,
     forecast: &Forecast,
 ) -> Vec<crate::inventory::ObjectId> {
-    let explained = |id: &crate::inventory::ObjectId| {
-        let name = id.to_string();
-        forecast.covered.contains(id)
-            || forecast
-                .impacts
-                .iter()
-                .any(|i| i.causes.iter().any(|c| c.object == name))
+    // A cause names its object by display name (`Kind/ns/name`), which the same object of two
+    // deployment units, overlays or policies share: a scoped change is explained only by a
+    // cause written in one of its own files (the stage copy's change is not explained by the
+    // prod copy's reboot).
+    let explained = |c: &crate::diff::ObjectChange| {
+        let name = c.id.to_string();
+        let own_file = |file: &str| {
+            c.id.scope.is_empty()
+                || c.fields.iter().any(|f| {
+                    [&f.base, &f.head]
+                        .into_iter()
+                        .flatten()
+                        .any(|l| l.path == file)
+                })
+                || c.head
+                    .and_then(|i| head.objects.get(i))
+                    .is_some_and(|o| o.path == file)
+                || c.base
+                    .and_then(|i| base.objects.get(i))
+                    .is_some_and(|o| o.path == file)
+        };
+        forecast.covered.contains(&c.id)
+            || forecast.impacts.iter().any(|i| {
+                i.causes
+                    .iter()
+                    .any(|cause| cause.object == name && own_file(&cause.file))
+            })
     };
     let targets: std::collections::HashSet<&crate::inventory::ObjectId> =
         head.references.iter().map(|r| &r.target).collect();
@@ -445,7 +466,7 @@ pub fn unforecast(
                 || generates_node_objects(c, head)
         })
         // A duplicate definition's change is never explained by the first definition's model.
-        .filter(|c| c.shadowed || !explained(&c.id))
+        .filter(|c| c.shadowed || !explained(c))
         .map(|c| c.id.clone())
         .collect::<Vec<_>>();
     // Changes are sorted by identity: an identity changed in several definitions is listed once.

@@ -8,6 +8,7 @@ use nodecast_yaml::Span;
 use super::codes;
 use super::{Action, Forecast, Impact, Input, Settings, When};
 use crate::diagnostic::{Diagnostic, Location};
+use crate::inventory::clusters;
 use crate::inventory::Inventory;
 use crate::schedule::days::{self, human, rfc3339};
 use crate::schedule::decide::{decide, Decision};
@@ -26,8 +27,22 @@ pub fn apply(impacts: &mut [Impact], input: &Input<'_>, diagnostics: &mut Vec<Di
         min_permitted_hours: input.settings.min_permitted_hours,
     };
     lint::run(&model, inv, now, lint_settings, diagnostics);
+    // How the MCO model names a pool's cluster (roots found once, only when a pool is asked).
+    let roots = std::sync::OnceLock::new();
+    let globs = input.settings.cluster_roots;
+    let cluster_of = |o: &crate::inventory::Object| {
+        let roots = roots.get_or_init(|| clusters::roots(input.base, input.head, globs));
+        clusters::label(&clusters::key_of(roots, globs, o))
+    };
     for impact in impacts.iter_mut() {
-        schedule_one(impact, &model, inv, now, &input.settings, diagnostics);
+        schedule_one(
+            impact,
+            &model,
+            inv,
+            now,
+            (&input.settings, &cluster_of),
+            diagnostics,
+        );
     }
 }
 
@@ -61,7 +76,12 @@ fn doing(action: Action) -> &'static str {
 }
 
 /// The stanza-carrying object of a forecast target.
-fn holder_of<'m>(model: &'m Model, inv: &Inventory, impact: &Impact) -> Option<&'m Holder> {
+fn holder_of<'m>(
+    model: &'m Model,
+    inv: &Inventory,
+    impact: &Impact,
+    cluster_of: &dyn Fn(&crate::inventory::Object) -> String,
+) -> Option<&'m Holder> {
     let t = &impact.target;
     match t.kind.as_str() {
         "NodePool" => model.holders.iter().find(|h| {
@@ -76,20 +96,11 @@ fn holder_of<'m>(model: &'m Model, inv: &Inventory, impact: &Impact) -> Option<&
                 .iter()
                 .filter(|h| h.kind == HolderKind::MachineConfigPool && h.name == t.name)
                 .collect();
-            let prefix = t.cluster.trim_end_matches('/');
-            let in_cluster = pools.iter().find(|h| {
-                let o = &inv.objects[h.index];
-                // A wrapped pool belongs to its Policy / SyncSet cluster, a rendered one to its
-                // overlay's.
-                if o.origin.wrapper.is_some() {
-                    return super::mco::cluster_label(&o.id.scope) == t.cluster;
-                }
-                let place = o.origin.overlay.as_deref().unwrap_or(&o.path);
-                prefix.is_empty()
-                    || prefix == "."
-                    || place == prefix
-                    || place.starts_with(&format!("{prefix}/"))
-            });
+            // The pool of the target's own cluster, named as the MCO model names clusters: a
+            // folder prefix took any cluster's pool for the repository's cluster `.`.
+            let in_cluster = pools
+                .iter()
+                .find(|h| cluster_of(&inv.objects[h.index]) == t.cluster);
             in_cluster.copied().or(if pools.len() == 1 {
                 pools.first().copied()
             } else {
@@ -121,13 +132,13 @@ fn schedule_one(
     model: &Model,
     inv: &Inventory,
     now: i64,
-    settings: &Settings<'_>,
+    (settings, cluster_of): (&Settings<'_>, &dyn Fn(&crate::inventory::Object) -> String),
     out: &mut Vec<Diagnostic>,
 ) {
     if matches!(impact.action, Action::None | Action::Blocked) {
         return;
     }
-    let Some(pool) = holder_of(model, inv, impact) else {
+    let Some(pool) = holder_of(model, inv, impact, cluster_of) else {
         return;
     };
     let Some((holder, stanza)) = governing(model, inv, pool) else {

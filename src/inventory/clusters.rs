@@ -243,6 +243,70 @@ pub fn split_units(
     units
 }
 
+/// Of `candidates`, the one in the deepest folder holding the file at `path` (its own folder or a
+/// parent), when no other is that deep: a cluster-wide singleton kept beside or above the objects
+/// it speaks for.
+pub fn nearest_above<'a>(
+    path: &str,
+    candidates: impl IntoIterator<Item = &'a Object>,
+) -> Option<&'a Object> {
+    let folder = parent(path);
+    let mut best: Option<(usize, &Object)> = None;
+    let mut tied = false;
+    for c in candidates {
+        let dir = parent(&c.path);
+        if dir != folder && !under(folder, dir) {
+            continue;
+        }
+        let depth = dir.split('/').filter(|p| !p.is_empty()).count();
+        match best {
+            Some((d, _)) if d > depth => {}
+            Some((d, _)) if d == depth => tied = true,
+            _ => {
+                best = Some((depth, c));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, c)| c)
+}
+
+/// Which of `candidates` (one kind's cluster singletons: MachineConfiguration, ClusterVersion)
+/// speaks for `o`'s cluster: one of its own cluster (the nearest above `o` when it holds
+/// several); else, of those outside every cluster root, the nearest above `o` or the only one;
+/// else, for `o` outside every root, the only candidate. Never another cluster's: "the
+/// nearest path" by shared characters took `ocp-10`'s for `ocp-1`.
+pub fn speaking_for<'a>(
+    roots: &BTreeSet<String>,
+    globs: &[String],
+    o: &Object,
+    candidates: &[&'a Object],
+) -> Option<&'a Object> {
+    let key = key_of(roots, globs, o);
+    let keyed = |k: &str| -> Vec<&'a Object> {
+        candidates
+            .iter()
+            .copied()
+            .filter(|c| key_of(roots, globs, c) == k)
+            .collect()
+    };
+    let own = keyed(&key);
+    if !own.is_empty() {
+        return nearest_above(&o.path, own.iter().copied()).or(own.first().copied());
+    }
+    let shared = keyed(".");
+    if let Some(c) = nearest_above(&o.path, shared.iter().copied()) {
+        return Some(c);
+    }
+    if let [one] = shared.as_slice() {
+        return Some(one);
+    }
+    match candidates {
+        [one] if key == "." => Some(one),
+        _ => None,
+    }
+}
+
 /// The cluster root holding folder `dir` (roots never nest).
 fn root_holding<'d>(roots: &BTreeSet<String>, dir: &'d str) -> Option<&'d str> {
     ancestors(dir).into_iter().find(|a| roots.contains(*a))

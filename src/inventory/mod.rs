@@ -174,7 +174,7 @@ pub struct Inventory {
     checked_only: Vec<usize>,
     /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
     /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
-    /// up per NodePool.
+    /// up per NodePool ([`Inventory::named`]).
     by_name: HashMap<u64, Vec<usize>>,
     /// Hash of (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
     /// [`Inventory::resolve_index`]'s "the only one of that name" without a scan per reference.
@@ -491,19 +491,24 @@ impl Inventory {
         &self.references[start..start + len]
     }
 
-    /// The first definition named so, in any scope (overlay or wrapper), deleted ones included.
-    pub fn first_named(
-        &self,
-        group: &str,
-        kind: &str,
-        namespace: Option<&str>,
-        name: &str,
-    ) -> Option<&Object> {
+    /// Every definition named so that is present on this side, in any scope (overlay, wrapper or
+    /// unit), in object order: a well-known singleton (`coreos-bootimages`) may be defined once
+    /// per cluster, and one a wrapper deletes is not there to read.
+    pub fn named<'a>(
+        &'a self,
+        group: &'a str,
+        kind: &'a str,
+        namespace: Option<&'a str>,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a Object> + 'a {
         self.by_name
-            .get(&name_hash(group, kind, namespace, name))?
+            .get(&name_hash(group, kind, namespace, name))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
             .iter()
+            .filter(|&&i| !self.is_absent(i))
             .map(|&i| &self.objects[i])
-            .find(|o| {
+            .filter(move |o| {
                 o.id.group == group
                     && o.id.kind == kind
                     && o.id.namespace.as_deref() == namespace

@@ -24,21 +24,24 @@ fn version(o: &Object) -> Option<Version> {
     text(o, "/spec/desiredUpdate/version").and_then(|v| Version::parse(v).ok())
 }
 
-fn nearest<'a>(ctx: &Context<'a>, o: &Object) -> Option<&'a Object> {
-    let common = |p: &str| {
-        p.chars()
-            .zip(o.path.chars())
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
-    ctx.head
+/// The MachineConfiguration of the ClusterVersion's cluster (see
+/// [`speaking_for`](crate::inventory::clusters::speaking_for)): never another cluster's.
+fn machine_configuration<'a>(
+    ctx: &Context<'a>,
+    roots: &std::collections::BTreeSet<String>,
+    cv: &Object,
+) -> Option<&'a Object> {
+    let all: Vec<&Object> = ctx
+        .head
         .objects
         .iter()
         .filter(|m| m.id.group == "operator.openshift.io" && m.id.kind == "MachineConfiguration")
-        .max_by_key(|m| common(&m.path))
+        .collect();
+    crate::inventory::clusters::speaking_for(roots, ctx.cluster_roots, cv, &all)
 }
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let roots = std::sync::OnceLock::new();
     for (b, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {
         let (Some(from), Some(to)) = (b.and_then(version), version(cv)) else {
             continue;
@@ -49,7 +52,12 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(target) = rhel_of_ocp(&to) else {
             continue;
         };
-        let Some(mc) = nearest(ctx, cv) else { continue };
+        let roots = roots.get_or_init(|| {
+            crate::inventory::clusters::roots(ctx.base, ctx.head, ctx.cluster_roots)
+        });
+        let Some(mc) = machine_configuration(ctx, roots, cv) else {
+            continue;
+        };
         let block = "/spec/bootImageSkewEnforcement/manual";
         let (field, recorded) = match (
             text(mc, &format!("{block}/rhcosVersion")),

@@ -19,16 +19,17 @@ pub static CODE: Code = Code {
 /// The rule.
 pub static RULE: Rule = Rule { code: &CODE, check };
 
-fn nearest_cv<'a>(ctx: &Context<'a>, o: &Object) -> Option<(Option<&'a Object>, &'a Object)> {
-    let common = |p: &str| {
-        p.chars()
-            .zip(o.path.chars())
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
-    pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion")
-        .into_iter()
-        .max_by_key(|(_, cv)| common(&cv.path))
+/// The ClusterVersion (base and head) of the FeatureGate's cluster (see
+/// [`speaking_for`](crate::inventory::clusters::speaking_for)): never another cluster's.
+fn cluster_version<'a>(
+    ctx: &Context<'a>,
+    roots: &std::collections::BTreeSet<String>,
+    fg: &Object,
+) -> Option<(Option<&'a Object>, &'a Object)> {
+    let all = pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion");
+    let heads: Vec<&Object> = all.iter().map(|(_, cv)| *cv).collect();
+    let cv = crate::inventory::clusters::speaking_for(roots, ctx.cluster_roots, fg, &heads)?;
+    all.into_iter().find(|(_, h)| std::ptr::eq(*h, cv))
 }
 
 /// The outgoing and incoming versions of an update in progress, if one is.
@@ -53,6 +54,7 @@ fn transition(b: Option<&Object>, cv: &Object) -> Option<(String, String)> {
 }
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let roots = std::sync::OnceLock::new();
     for (_, fg) in pairs(ctx.base, ctx.head, "config.openshift.io", "FeatureGate") {
         let Some(entries) = node(fg, "/status/featureGates").and_then(Node::as_seq) else {
             continue;
@@ -61,7 +63,10 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter_map(|e| e.get("version").and_then(Node::key_text))
             .collect();
-        let Some((b, cv)) = nearest_cv(ctx, fg) else {
+        let roots = roots.get_or_init(|| {
+            crate::inventory::clusters::roots(ctx.base, ctx.head, ctx.cluster_roots)
+        });
+        let Some((b, cv)) = cluster_version(ctx, roots, fg) else {
             continue;
         };
         let Some((outgoing, incoming)) = transition(b, cv) else {

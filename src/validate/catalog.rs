@@ -24,6 +24,9 @@ pub struct SchemaEntry {
     pub feature_set: String,
     /// Where it comes from (`bundled`, a repository path, a `--schemas` file).
     pub origin: String,
+    /// The cluster whose repository CRD this is, set only where the repository's CRDs of the kind
+    /// disagree ([`Catalog::find_in`]).
+    pub cluster: Option<String>,
     text: Option<&'static str>,
     json: OnceLock<Value>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
@@ -48,6 +51,7 @@ impl SchemaEntry {
             version: version.to_string(),
             feature_set: feature_set.to_string(),
             origin: "bundled".into(),
+            cluster: None,
             text: Some(text),
             json: OnceLock::new(),
             validator: OnceLock::new(),
@@ -66,6 +70,7 @@ impl SchemaEntry {
             version: c.version,
             feature_set: c.feature_set,
             origin: origin.to_string(),
+            cluster: None,
             text: None,
             json,
             validator: OnceLock::new(),
@@ -171,6 +176,19 @@ pub fn visit_rules(schema: &Value, path: &str, f: &mut dyn FnMut(&str, &str)) {
 #[derive(Clone, Default)]
 pub struct Catalog {
     entries: Vec<Arc<SchemaEntry>>,
+    /// How to find an object's cluster, only when two clusters' CRDs of one kind disagree.
+    clusters: Option<Arc<Clusters>>,
+}
+
+/// The clusters of a run (found as the models find them), for kinds whose repository CRDs
+/// differ per cluster: an operator at two versions in two clusters' folders.
+pub struct Clusters {
+    /// Cluster root folders.
+    pub roots: std::collections::BTreeSet<String>,
+    /// `--cluster-root` globs.
+    pub globs: Vec<String>,
+    /// (group, kind, version) whose repository CRDs declare different schemas.
+    disagree: std::collections::HashSet<(String, String, String)>,
 }
 
 impl Catalog {
@@ -183,6 +201,7 @@ impl Catalog {
                 .filter_map(|(path, text)| SchemaEntry::bundled(path, text))
                 .map(Arc::new)
                 .collect(),
+            clusters: None,
         })
     }
 
@@ -190,7 +209,46 @@ impl Catalog {
     pub fn with(extra: Vec<SchemaEntry>) -> Catalog {
         let mut entries: Vec<Arc<SchemaEntry>> = extra.into_iter().map(Arc::new).collect();
         entries.extend(Catalog::bundled().entries.iter().cloned());
-        Catalog { entries }
+        Catalog {
+            entries,
+            clusters: None,
+        }
+    }
+
+    /// [`Catalog::with`], where the repository's CRDs (`repository`, each with its cluster) may
+    /// differ per cluster: where two of one kind and version declare different schemas, each
+    /// object takes its own cluster's ([`Catalog::find_in`]). `schemas_dir` comes first.
+    pub fn with_clusters(
+        schemas_dir: Vec<SchemaEntry>,
+        repository: Vec<(SchemaEntry, String)>,
+        roots: std::collections::BTreeSet<String>,
+        globs: &[String],
+    ) -> Catalog {
+        let mut seen: std::collections::HashMap<(&str, &str, &str, &str), &Value> =
+            Default::default();
+        let mut disagree = std::collections::HashSet::new();
+        for (e, _) in &repository {
+            let key = (&*e.group, &*e.kind, &*e.version, &*e.feature_set);
+            let schema = e.schema();
+            if seen.get(&key).is_some_and(|first| *first != schema) {
+                disagree.insert((e.group.clone(), e.kind.clone(), e.version.clone()));
+            }
+            seen.entry(key).or_insert(schema);
+        }
+        let clusters = (!disagree.is_empty()).then(|| {
+            Arc::new(Clusters {
+                roots,
+                globs: globs.to_vec(),
+                disagree,
+            })
+        });
+        let repository = repository.into_iter().map(|(mut e, cluster)| {
+            e.cluster = clusters.is_some().then_some(cluster);
+            e
+        });
+        let mut catalog = Catalog::with(schemas_dir.into_iter().chain(repository).collect());
+        catalog.clusters = clusters;
+        catalog
     }
 
     /// Every entry.
@@ -207,17 +265,46 @@ impl Catalog {
         version: &str,
         feature_set: &str,
     ) -> Option<&Arc<SchemaEntry>> {
-        let candidates: Vec<&Arc<SchemaEntry>> = self
-            .entries
-            .iter()
-            .filter(|e| e.group == group && e.kind == kind && e.version == version)
-            .collect();
+        self.find_in(group, kind, version, feature_set, |_| String::new())
+    }
+
+    /// [`Catalog::find`] for an object of the cluster `cluster` names (asked only where two
+    /// clusters' CRDs of the kind disagree): its own cluster's CRD (and `--schemas`); a cluster
+    /// without one takes the bundled schema, else the repository's first.
+    pub fn find_in(
+        &self,
+        group: &str,
+        kind: &str,
+        version: &str,
+        feature_set: &str,
+        cluster: impl FnOnce(&Clusters) -> String,
+    ) -> Option<&Arc<SchemaEntry>> {
+        let same =
+            |e: &&Arc<SchemaEntry>| e.group == group && e.kind == kind && e.version == version;
+        let candidates: Vec<&Arc<SchemaEntry>> = self.entries.iter().filter(same).collect();
         // A kind defined by a CRD in the repository (or --schemas) uses only those variants.
         let external = candidates.iter().any(|e| e.origin != "bundled");
-        let candidates: Vec<&Arc<SchemaEntry>> = candidates
+        let mut candidates: Vec<&Arc<SchemaEntry>> = candidates
             .into_iter()
             .filter(|e| !external || e.origin != "bundled")
             .collect();
+        let split = self.clusters.as_ref().filter(|c| {
+            c.disagree
+                .contains(&(group.to_string(), kind.to_string(), version.to_string()))
+        });
+        if let Some(clusters) = split {
+            let key = cluster(clusters);
+            let own: Vec<&Arc<SchemaEntry>> = candidates
+                .iter()
+                .copied()
+                .filter(|e| e.cluster.as_ref().is_none_or(|c| *c == key))
+                .collect();
+            if !own.is_empty() {
+                candidates = own;
+            } else if let Some(b) = Catalog::bundled().find(group, kind, version, feature_set) {
+                return Some(b);
+            }
+        }
         [feature_set, "all", "Default"]
             .iter()
             .find_map(|fs| candidates.iter().find(|e| e.feature_set == *fs).copied())

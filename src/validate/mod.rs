@@ -65,21 +65,50 @@ pub fn yaml_to_json(text: &str) -> Option<Value> {
 }
 
 /// Loads the schemas of a run: repository CRDs and `--schemas DIR` on top of the bundled ones.
-pub fn catalog_for(head: &Inventory, settings: &Settings) -> Result<Catalog, Fatal> {
+/// Every CRD definition of the head counts with its cluster (`base` and `globs` find clusters
+/// as the models do): two clusters' folders may hold one operator at two versions.
+pub fn catalog_for(
+    base: &Inventory,
+    head: &Inventory,
+    settings: &Settings,
+    globs: &[String],
+) -> Result<Catalog, Fatal> {
     let mut extra = Vec::new();
     if let Some(dir) = &settings.schemas_dir {
         extra.extend(load_dir(dir)?);
     }
-    for object in head.of_kind("apiextensions.k8s.io", "CustomResourceDefinition") {
+    let crds: Vec<&Object> = head
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| {
+            o.id.group == "apiextensions.k8s.io"
+                && o.id.kind == "CustomResourceDefinition"
+                && !head.is_absent(*i)
+        })
+        .map(|(_, o)| o)
+        .collect();
+    // Clusters are found only where two definitions of one CRD name are read.
+    let mut names = std::collections::HashSet::new();
+    let several = crds.iter().any(|o| !names.insert(&o.id.name));
+    let roots = if several {
+        crate::inventory::clusters::roots(base, head, globs)
+    } else {
+        Default::default()
+    };
+    let mut repository = Vec::new();
+    for object in crds {
         if let Ok(converted) = convert::convert_crd(&object.root().to_json()) {
-            extra.extend(
-                converted
-                    .into_iter()
-                    .map(|c| catalog::SchemaEntry::from_converted(c, &object.path)),
-            );
+            let cluster = crate::inventory::clusters::key_of(&roots, globs, object);
+            repository.extend(converted.into_iter().map(|c| {
+                (
+                    catalog::SchemaEntry::from_converted(c, &object.path),
+                    cluster.clone(),
+                )
+            }));
         }
     }
-    Ok(Catalog::with(extra))
+    Ok(Catalog::with_clusters(extra, repository, roots, globs))
 }
 
 fn load_dir(dir: &Path) -> Result<Vec<catalog::SchemaEntry>, Fatal> {
@@ -218,7 +247,11 @@ fn fingerprint(head: &Inventory, settings: &Settings) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(format!("{settings:?}").as_bytes());
-    for object in head.of_kind("apiextensions.k8s.io", "CustomResourceDefinition") {
+    // Every definition (each cluster may hold its own), as `catalog_for` reads them.
+    let crds = head.objects.iter().filter(|o| {
+        o.id.group == "apiextensions.k8s.io" && o.id.kind == "CustomResourceDefinition"
+    });
+    for object in crds {
         h.update(object.path.as_bytes());
         h.update(object.root().to_json().to_string().as_bytes());
     }
@@ -249,7 +282,7 @@ pub fn run_reusing(
     if settings.disabled {
         return Ok(Output::default());
     }
-    let catalog = catalog_for(head, settings)?;
+    let catalog = catalog_for(base, head, settings, cluster_roots)?;
     let print = fingerprint(head, settings);
     if kept.fingerprint != print {
         kept.results.clear();
@@ -406,8 +439,18 @@ fn targets_of<'a>(
 impl Target<'_> {
     /// The schema this document is validated against, if any.
     fn schema<'c>(&self, catalog: &'c Catalog) -> Option<&'c Arc<SchemaEntry>> {
+        use crate::inventory::clusters::{key_of, path_key};
         let version = version_of(&self.api_version);
-        catalog.find(&self.id.group, &self.id.kind, version, &self.feature_set)
+        catalog.find_in(
+            &self.id.group,
+            &self.id.kind,
+            version,
+            &self.feature_set,
+            |c| match self.object {
+                Some(o) => key_of(&c.roots, &c.globs, o),
+                None => path_key(&c.roots, self.path),
+            },
+        )
     }
 
     /// What this document's result depends on (with the run's schemas and settings). The base
@@ -420,6 +463,8 @@ impl Target<'_> {
         // A rendered object's values may be written in other files (a patch): its parse is new
         // each run, never a kept one, but say so anyway.
         let rendered = self.object.is_some_and(|o| o.origin.overlay.is_some());
+        // Which CRD judged it: one cluster's, where clusters' CRDs of the kind disagree.
+        let by = schema.map(|e| (e.origin.as_str(), e.cluster.as_deref()));
         let rest = (
             &self.id,
             &self.api_version,
@@ -428,6 +473,7 @@ impl Target<'_> {
             &self.feature_set,
             self.partial,
             rendered,
+            by,
         );
         let (a, b) = key_hashers();
         TargetKey {

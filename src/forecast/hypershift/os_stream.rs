@@ -12,7 +12,8 @@ use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::forecast::boot_images::{self, Metadata};
 use crate::forecast::streams;
 use crate::forecast::Input;
-use crate::inventory::ReferenceKind;
+use crate::inventory::clusters::nearest_above;
+use crate::inventory::{Object, ReferenceKind};
 use crate::parse::IgnitionSource;
 
 const STREAM: &str = "/spec/osImageStream/name";
@@ -304,19 +305,50 @@ fn transitions(b: &Side<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) 
     out.push(d.severity(Severity::Warning));
 }
 
-/// The boot image metadata: `--stream-metadata`, else the repository's `coreos-bootimages`.
+/// The boot image metadata: `--stream-metadata`, else the repository's `coreos-bootimages` for
+/// this NodePool ([`repository_metadata`]).
 fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
     if let Some(m) = &input.settings.stream_metadata {
         return Some(((*m).clone(), "--stream-metadata".into()));
     }
-    h.inv
-        .first_named(
+    repository_metadata(h)
+        .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
+}
+
+/// Which of the repository's `coreos-bootimages` ConfigMaps speaks for a NodePool: a fleet keeps
+/// one per management cluster or release, so the first of the repository judged every NodePool
+/// by another cluster's regions (a missed S107, or a false one). The only one present on this
+/// side; else, among those of the NodePool's own scope (unit, overlay, wrapper) if any, the one
+/// in the nearest folder holding the NodePool's; else the one they all agree with. Several that
+/// disagree with none nearer say nothing: which release's metadata applies is unknown.
+fn repository_metadata<'a>(h: &Side<'a>) -> Option<&'a Object> {
+    let all: Vec<&Object> = h
+        .inv
+        .named(
             "",
             "ConfigMap",
             Some("openshift-machine-config-operator"),
             "coreos-bootimages",
         )
-        .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
+        .collect();
+    if let [one] = all.as_slice() {
+        return Some(one);
+    }
+    let own: Vec<&Object> = all
+        .iter()
+        .copied()
+        .filter(|o| o.id.scope == h.np.id.scope)
+        .collect();
+    let candidates = if own.is_empty() { &all } else { &own };
+    if let [one] = candidates.as_slice() {
+        return Some(one);
+    }
+    if let Some(o) = nearest_above(&h.np.path, candidates.iter().copied()) {
+        return Some(o);
+    }
+    let data = |o: &Object| o.root().get("data").map(Node::to_json);
+    let first = all.first()?;
+    all.iter().all(|o| data(o) == data(first)).then_some(*first)
 }
 
 fn boot_image(input: &Input<'_>, h: &Side<'_>, np: &str, out: &mut Vec<Diagnostic>) {

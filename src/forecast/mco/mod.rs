@@ -34,7 +34,7 @@ use self::scope::Scope;
 use self::side::{rendered, side_model, SideModel};
 use super::{Action, Cause, Forecast, Impact, Input, Rollout, Target, When};
 use crate::diagnostic::Side;
-use crate::inventory::{Inventory, Object, ObjectId};
+use crate::inventory::{Object, ObjectId};
 
 /// Which object field contributed an item (for causes with exact positions).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,42 +52,6 @@ pub struct Invalid {
     pub message: String,
     /// Where.
     pub src: Src,
-}
-
-/// The cluster an object belongs to (its root folder, overlay or wrapper group), for pairing
-/// per-cluster definitions of one identity in the diff.
-pub fn cluster_key(
-    roots: &std::collections::BTreeSet<String>,
-    globs: &[String],
-    o: &Object,
-) -> String {
-    cluster::key_of(roots, globs, o)
-}
-
-/// The standalone cluster roots of a run, computed once for [`in_different_clusters`].
-pub fn cluster_roots(base: &Inventory, head: &Inventory) -> std::collections::BTreeSet<String> {
-    cluster::roots(base, head, &[])
-}
-
-/// The standalone cluster roots of a run with the `cluster-root` globs (for rules that ask which
-/// definitions reach one cluster).
-pub fn cluster_roots_with(
-    base: &Inventory,
-    head: &Inventory,
-    globs: &[String],
-) -> std::collections::BTreeSet<String> {
-    cluster::roots(base, head, globs)
-}
-
-/// Whether two definitions of one identity live in different standalone clusters: then they are
-/// two objects (every cluster has a `worker` pool), not a duplicate. `roots` comes from
-/// [`cluster_roots`] (computed once per run, not per pair: a fleet has thousands of pairs).
-pub fn in_different_clusters(
-    roots: &std::collections::BTreeSet<String>,
-    a: &Object,
-    b: &Object,
-) -> bool {
-    cluster::is_modelled(a) && cluster::key_of(roots, &[], a) != cluster::key_of(roots, &[], b)
 }
 
 /// How the forecast names the cluster of an object carried by a Policy or SyncSet, or rendered

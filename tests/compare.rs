@@ -912,6 +912,98 @@ fn each_node_pool_reads_its_own_clusters_boot_image_metadata() {
     }
 }
 
+/// An ACM policy that deletes `coreos-bootimages` (listed before the ConfigMap the cluster keeps)
+/// is not the metadata the NodePool reads: S107 still judges by the one that is there. (The
+/// repository's first definition, the deleted one with no data, was read: no metadata, nothing
+/// said.)
+#[test]
+fn a_deleted_boot_image_configmap_is_not_the_metadata() {
+    let fixture = |f: &str| {
+        std::fs::read_to_string(format!(
+            "{}/testdata/rules/S107/after/{f}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("S107 fixture")
+    };
+    let repo = Repo::new();
+    repo.write("a-policies/remove-bootimages.yaml", "apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\nmetadata:\n  name: remove-bootimages\n  namespace: policies\nspec:\n  policy-templates:\n  - objectDefinition:\n      apiVersion: policy.open-cluster-management.io/v1\n      kind: ConfigurationPolicy\n      metadata:\n        name: remove-bootimages\n      spec:\n        remediationAction: enforce\n        object-templates:\n        - complianceType: mustnothave\n          objectDefinition:\n            apiVersion: v1\n            kind: ConfigMap\n            metadata:\n              name: coreos-bootimages\n              namespace: openshift-machine-config-operator\n");
+    for f in [
+        "coreos-bootimages.yaml",
+        "hostedcluster.yaml",
+        "nodepool.yaml",
+    ] {
+        repo.write(&format!("cluster/{f}"), &fixture(f));
+    }
+    repo.commit("a cluster and a policy");
+    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
+    let s107: Vec<String> = common::diag_lines(&r)
+        .into_iter()
+        .filter(|l| l.starts_with("S107"))
+        .collect();
+    assert_eq!(s107, ["S107 error cluster/nodepool.yaml:10:5"], "{r}");
+}
+
+/// Two management clusters host HostedCluster `clusters/prod` with NodePool `workers`; only
+/// mgmt-a's HostedCluster is paused. Upgrading mgmt-b's NodePool rolls it now, and H113 ("paused,
+/// but its NodePools roll anyway") is said of the paused cluster only when its own NodePool rolls.
+/// (The paused mgmt-a HostedCluster was matched by name to mgmt-b's rolling NodePool.)
+#[test]
+fn a_paused_hosted_cluster_is_not_its_namesakes() {
+    let paused = |paused: bool| {
+        let hc = hosted_cluster("prod", "4.18.5");
+        if paused {
+            hc.replacen("spec:\n", "spec:\n  pausedUntil: \"true\"\n", 1)
+        } else {
+            hc
+        }
+    };
+    for (paused_mgmt, upgraded, h113) in [
+        ("mgmt-a", "mgmt-b", None),
+        (
+            "mgmt-b",
+            "mgmt-b",
+            Some("H113 info mgmt-b/hostedcluster.yaml:7:3"),
+        ),
+    ] {
+        let repo = Repo::new();
+        for mgmt in ["mgmt-a", "mgmt-b"] {
+            repo.write(
+                &format!("{mgmt}/hostedcluster.yaml"),
+                &paused(mgmt == paused_mgmt),
+            );
+            repo.write(
+                &format!("{mgmt}/nodepool.yaml"),
+                &node_pool("workers", "prod", 2, &[]),
+            );
+        }
+        repo.commit("two management clusters");
+        repo.write(
+            &format!("{upgraded}/nodepool.yaml"),
+            &node_pool("workers", "prod", 2, &[]).replace("4.18.5", "4.18.6"),
+        );
+        let r = nodecast(
+            repo.path(),
+            &["check", "--now", "2026-11-25T12:00:00Z", "--format", "json"],
+        )
+        .json();
+        assert_eq!(
+            forecast_rows(&r),
+            [(
+                "HostedCluster/clusters/prod".to_string(),
+                "replace".to_string(),
+                format!("{upgraded}/nodepool.yaml:12:5")
+            )],
+            "{r}"
+        );
+        let mut expected = vec![format!("H107 warning {upgraded}/nodepool.yaml:12:12")];
+        expected.extend(h113.map(str::to_string));
+        expected.sort();
+        let mut got = common::diag_lines(&r);
+        got.sort();
+        assert_eq!(got, expected, "{r}");
+    }
+}
+
 /// The same NodePool in a management cluster's root and in a folder outside every cluster root:
 /// two NodePools of two clusters, so upgrading the root's one (listed second) replaces its nodes.
 /// (It was judged by the first definition, outside the root: "no node impact".)

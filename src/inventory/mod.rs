@@ -491,6 +491,21 @@ impl Inventory {
         &self.references[start..start + len]
     }
 
+    /// Every definition of a kind present on this side, in any scope and in object order (not
+    /// only each identity's first): a cluster-wide kind (FeatureGate, a CRD) may be defined once
+    /// per cluster.
+    pub fn present_of_kind<'a>(
+        &'a self,
+        group: &'a str,
+        kind: &'a str,
+    ) -> impl Iterator<Item = &'a Object> + 'a {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter(move |(i, o)| o.id.group == group && o.id.kind == kind && !self.is_absent(*i))
+            .map(|(_, o)| o)
+    }
+
     /// Every definition named so that is present on this side, in any scope (overlay, wrapper or
     /// unit), in object order: a well-known singleton (`coreos-bootimages`) may be defined once
     /// per cluster, and one a wrapper deletes is not there to read.

@@ -45,16 +45,9 @@ impl Resolver {
     pub fn new(base: &Inventory, head: &Inventory, globs: &[String], forced: Option<&str>) -> Self {
         // Every definition, not only an identity's first: each cluster root holds its own.
         let gates: Vec<(&Object, String)> = head
-            .objects
-            .iter()
-            .enumerate()
-            .filter(|(i, o)| {
-                o.id.group == "config.openshift.io"
-                    && o.id.kind == "FeatureGate"
-                    && o.id.name == "cluster"
-                    && !head.is_absent(*i)
-            })
-            .map(|(_, o)| {
+            .present_of_kind("config.openshift.io", "FeatureGate")
+            .filter(|o| o.id.name == "cluster")
+            .map(|o| {
                 let set = o
                     .root()
                     .path(&["spec", "featureSet"])

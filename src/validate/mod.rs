@@ -78,15 +78,7 @@ pub fn catalog_for(
         extra.extend(load_dir(dir)?);
     }
     let crds: Vec<&Object> = head
-        .objects
-        .iter()
-        .enumerate()
-        .filter(|(i, o)| {
-            o.id.group == "apiextensions.k8s.io"
-                && o.id.kind == "CustomResourceDefinition"
-                && !head.is_absent(*i)
-        })
-        .map(|(_, o)| o)
+        .present_of_kind("apiextensions.k8s.io", "CustomResourceDefinition")
         .collect();
     // Clusters are found only where two definitions of one CRD name are read.
     let mut names = std::collections::HashSet::new();
@@ -248,10 +240,7 @@ fn fingerprint(head: &Inventory, settings: &Settings) -> String {
     let mut h = Sha256::new();
     h.update(format!("{settings:?}").as_bytes());
     // Every definition (each cluster may hold its own), as `catalog_for` reads them.
-    let crds = head.objects.iter().filter(|o| {
-        o.id.group == "apiextensions.k8s.io" && o.id.kind == "CustomResourceDefinition"
-    });
-    for object in crds {
+    for object in head.present_of_kind("apiextensions.k8s.io", "CustomResourceDefinition") {
         h.update(object.path.as_bytes());
         h.update(object.root().to_json().to_string().as_bytes());
     }

@@ -110,10 +110,21 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
             hc.id.namespace.as_deref().unwrap_or_default(),
             hc.id.name
         );
+        let own = nodepools_of(input, hc);
         let rolling: Vec<&str> = out
             .impacts
             .iter()
             .filter(|i| i.target.cluster == cluster && i.when.state == "now")
+            // Its own NodePools (as their references resolve): another unit's HostedCluster of
+            // the same name is another cluster.
+            .filter(|i| {
+                own.iter().any(|np| {
+                    i.target.kind == "NodePool"
+                        && np.id.name == i.target.name
+                        && np.id.namespace == i.target.namespace
+                        && np.id.scope == i.target.scope
+                })
+            })
             .filter(|i| matches!(i.action, Action::Replace | Action::InPlace))
             .map(|i| i.target.name.as_str())
             .collect();

@@ -786,6 +786,86 @@ fn a_reference_from_outside_the_units_resolves_to_a_unit_definition() {
     assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
 }
 
+/// Two management clusters' folders define HostedCluster `clusters/prod` and the NodePool's
+/// config ConfigMap; the NodePool naming them sits in a shared folder, so it may run against
+/// either. It is judged against the first's, so a change to the second's pull secret name (hashed
+/// into the NodePool configuration) or to its ConfigMap's kernel arguments is not modelled: the
+/// rollout is assumed. (Both read "no node impact", though the NodePool's nodes may be replaced.)
+/// The first's change is forecast as before.
+#[test]
+fn a_shared_node_pool_keeps_its_hosted_clusters_namesake_change_in_view() {
+    let config_map = |arg: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: workers-kargs\n  namespace: clusters\ndata:\n  config: |\n    apiVersion: machineconfiguration.openshift.io/v1\n    kind: MachineConfig\n    metadata:\n      name: 99-workers-kargs\n      labels:\n        machineconfiguration.openshift.io/role: worker\n    spec:\n      kernelArguments:\n      - {arg}\n")
+    };
+    let repo = Repo::new();
+    for folder in ["mgmt-a", "mgmt-b"] {
+        repo.write(
+            &format!("{folder}/hostedcluster.yaml"),
+            &hosted_cluster("prod", "4.18.5"),
+        );
+        repo.write(&format!("{folder}/configmap.yaml"), &config_map("audit=1"));
+    }
+    repo.write(
+        "shared/nodepool.yaml",
+        &node_pool("workers", "prod", 2, &["workers-kargs"]),
+    );
+    repo.commit("two management clusters, one shared NodePool");
+    let check = || nodecast(repo.path(), &["check", "--format", "json"]).json();
+    let renamed =
+        hosted_cluster("prod", "4.18.5").replace("name: pull-secret", "name: pull-secret-2");
+    repo.write("mgmt-b/hostedcluster.yaml", &renamed);
+    let r = check();
+    assert_eq!(
+        forecast_rows(&r),
+        Vec::<(String, String, String)>::new(),
+        "{r}"
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["HostedCluster/clusters/prod"]),
+        "{r}"
+    );
+    assert_eq!(
+        r["changes"][0]["no_node_impact"],
+        serde_json::Value::Null,
+        "{r}"
+    );
+    repo.write(
+        "mgmt-b/hostedcluster.yaml",
+        &hosted_cluster("prod", "4.18.5"),
+    );
+    repo.write("mgmt-b/configmap.yaml", &config_map("audit=0"));
+    let r = check();
+    assert_eq!(
+        forecast_rows(&r),
+        Vec::<(String, String, String)>::new(),
+        "{r}"
+    );
+    assert_eq!(
+        r["unforecast"],
+        serde_json::json!(["ConfigMap/clusters/workers-kargs"]),
+        "{r}"
+    );
+    assert_eq!(
+        r["changes"][0]["no_node_impact"],
+        serde_json::Value::Null,
+        "{r}"
+    );
+    repo.write("mgmt-b/configmap.yaml", &config_map("audit=1"));
+    repo.write("mgmt-a/hostedcluster.yaml", &renamed);
+    let r = check();
+    assert_eq!(
+        forecast_rows(&r),
+        [(
+            "HostedCluster/clusters/prod".to_string(),
+            "replace".to_string(),
+            "mgmt-a/hostedcluster.yaml:10:5".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(r["unforecast"], serde_json::json!([]), "{r}");
+}
+
 /// Two management clusters, each its own cluster root (a ClusterVersion in its folder), host a
 /// HostedCluster `clusters/prod` with NodePool `workers` and its config ConfigMap, the same names in
 /// both. A release upgrade of the second's NodePool replaces its nodes (ahead of its HostedCluster: H107); a change to the second's

@@ -271,6 +271,7 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         .iter()
         .flat_map(|i| i.causes.iter().map(|c| c.object.as_str()))
         .collect();
+    let namesakes = Namesakes::of(input.base, input.head);
     let referenced: std::collections::HashSet<&crate::inventory::ObjectId> = input
         .head
         .references
@@ -310,6 +311,7 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         }
         if out.no_impact.contains_key(id)
             || named.contains(id.to_string().as_str())
+            || namesakes.judged_instead(id)
             || c.kind == crate::diff::ChangeKind::Unreadable
         {
             continue;
@@ -414,6 +416,46 @@ fn is_wrapper(kind: &str) -> bool {
     )
 }
 
+/// What NodePools refer to across units: a NodePool in a shared folder names HostedCluster
+/// `prod` and ConfigMaps that two management clusters' folders each define; its reference
+/// resolves to one of them (the first), and the model judges it against that one. A change to a
+/// namesake (the other cluster's HostedCluster or ConfigMap, which the NodePool reads wherever it
+/// runs against that cluster) is therefore not modelled: its rollout is assumed, never "no node
+/// impact".
+struct Namesakes<'a> {
+    /// (group, kind, namespace, name) → the definitions NodePools of another unit resolved to.
+    resolved: std::collections::HashMap<NameKey<'a>, Vec<&'a crate::inventory::ObjectId>>,
+}
+
+/// An identity without its scope.
+type NameKey<'a> = (&'a str, &'a str, Option<&'a str>, &'a str);
+
+impl<'a> Namesakes<'a> {
+    fn of(base: &'a Inventory, head: &'a Inventory) -> Self {
+        let mut resolved: std::collections::HashMap<NameKey<'a>, Vec<_>> = Default::default();
+        for inv in [base, head] {
+            for r in &inv.references {
+                let from = &inv.objects[r.from];
+                if r.resolved.is_some() && from.id.scope != r.target.scope {
+                    let t = &r.target;
+                    let key = (&*t.group, &*t.kind, t.namespace.as_deref(), &*t.name);
+                    resolved.entry(key).or_default().push(t);
+                }
+            }
+        }
+        Namesakes { resolved }
+    }
+
+    /// Whether a NodePool of another unit names this identity but was judged against a
+    /// same-named definition of yet another unit.
+    fn judged_instead(&self, id: &crate::inventory::ObjectId) -> bool {
+        let key = (&*id.group, &*id.kind, id.namespace.as_deref(), &*id.name);
+        self.resolved
+            .get(&key)
+            .is_some_and(|targets| targets.iter().any(|t| *t != id))
+    }
+}
+
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them
 /// instead of claiming "no node impact" (never say "no rollout" when nodes may reboot).
 pub fn unforecast(
@@ -452,6 +494,7 @@ pub fn unforecast(
     };
     let targets: std::collections::HashSet<&crate::inventory::ObjectId> =
         head.references.iter().map(|r| &r.target).collect();
+    let namesakes = Namesakes::of(base, head);
     let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
     // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown.
     let carries_unknown = |c: &crate::diff::ObjectChange| carries_unknown(c, head);
@@ -462,11 +505,12 @@ pub fn unforecast(
             let id = &c.id;
             reaches_nodes(id)
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
+                || namesakes.judged_instead(id)
                 || carries_unknown(c)
                 || generates_node_objects(c, head)
         })
         // A duplicate definition's change is never explained by the first definition's model.
-        .filter(|c| c.shadowed || !explained(c))
+        .filter(|c| c.shadowed || namesakes.judged_instead(&c.id) || !explained(c))
         .map(|c| c.id.clone())
         .collect::<Vec<_>>();
     // Changes are sorted by identity: an identity changed in several definitions is listed once.

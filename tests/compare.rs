@@ -811,46 +811,31 @@ fn a_shared_node_pool_keeps_its_hosted_clusters_namesake_change_in_view() {
     );
     repo.commit("two management clusters, one shared NodePool");
     let check = || nodecast(repo.path(), &["check", "--format", "json"]).json();
+    // The change forecasts nothing, is listed as not modelled, and carries no "no node impact".
+    let assumed_only = |object: &str| {
+        let r = check();
+        assert_eq!(
+            forecast_rows(&r),
+            Vec::<(String, String, String)>::new(),
+            "{r}"
+        );
+        assert_eq!(r["unforecast"], serde_json::json!([object]), "{r}");
+        assert_eq!(
+            r["changes"][0]["no_node_impact"],
+            serde_json::Value::Null,
+            "{r}"
+        );
+    };
     let renamed =
         hosted_cluster("prod", "4.18.5").replace("name: pull-secret", "name: pull-secret-2");
     repo.write("mgmt-b/hostedcluster.yaml", &renamed);
-    let r = check();
-    assert_eq!(
-        forecast_rows(&r),
-        Vec::<(String, String, String)>::new(),
-        "{r}"
-    );
-    assert_eq!(
-        r["unforecast"],
-        serde_json::json!(["HostedCluster/clusters/prod"]),
-        "{r}"
-    );
-    assert_eq!(
-        r["changes"][0]["no_node_impact"],
-        serde_json::Value::Null,
-        "{r}"
-    );
+    assumed_only("HostedCluster/clusters/prod");
     repo.write(
         "mgmt-b/hostedcluster.yaml",
         &hosted_cluster("prod", "4.18.5"),
     );
     repo.write("mgmt-b/configmap.yaml", &config_map("audit=0"));
-    let r = check();
-    assert_eq!(
-        forecast_rows(&r),
-        Vec::<(String, String, String)>::new(),
-        "{r}"
-    );
-    assert_eq!(
-        r["unforecast"],
-        serde_json::json!(["ConfigMap/clusters/workers-kargs"]),
-        "{r}"
-    );
-    assert_eq!(
-        r["changes"][0]["no_node_impact"],
-        serde_json::Value::Null,
-        "{r}"
-    );
+    assumed_only("ConfigMap/clusters/workers-kargs");
     repo.write("mgmt-b/configmap.yaml", &config_map("audit=1"));
     repo.write("mgmt-a/hostedcluster.yaml", &renamed);
     let r = check();
@@ -939,20 +924,27 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
     assert_eq!(common::diag_lines(&r), Vec::<String>::new(), "{r}");
 }
 
+/// A file of the S107 rule fixture (a HostedCluster in `eu-north-1`, its NodePool, boot image
+/// metadata without that region).
+fn s107_fixture(f: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/testdata/rules/S107/after/{f}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("S107 fixture")
+}
+
+/// The S107 fixture's objects are the smallest that trigger it, not schema-complete (as the rule
+/// fixtures run): every finding but schema validation's is asserted.
+const S107_CHECK: &[&str] = &["check", "--no-base", "--no-schema", "--format", "json"];
+
 /// Two management clusters keep their own `coreos-bootimages` (their releases ship different
 /// AWS regions) and host one NodePool each in `eu-north-1`: only the cluster whose metadata lacks
 /// the region gets S107, whichever folder comes first. (The first ConfigMap of the repository
 /// judged every NodePool: a missed error one way round, a false one the other.)
 #[test]
 fn each_node_pool_reads_its_own_clusters_boot_image_metadata() {
-    let fixture = |f: &str| {
-        std::fs::read_to_string(format!(
-            "{}/testdata/rules/S107/after/{f}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .expect("S107 fixture")
-    };
-    let without = fixture("coreos-bootimages.yaml");
+    let without = s107_fixture("coreos-bootimages.yaml");
     // The rhel-10 stream's x86_64 AWS regions (the default stream of the NodePool's 5.0 release).
     let at = "                  \"us-west-2\": {";
     assert!(without.contains(at));
@@ -968,24 +960,20 @@ fn each_node_pool_reads_its_own_clusters_boot_image_metadata() {
             repo.write(&format!("{mgmt}/coreos-bootimages.yaml"), metadata);
             repo.write(
                 &format!("{mgmt}/hostedcluster.yaml"),
-                &fixture("hostedcluster.yaml").replace("name: prod", &format!("name: {cluster}")),
+                &s107_fixture("hostedcluster.yaml")
+                    .replace("name: prod", &format!("name: {cluster}")),
             );
             repo.write(
                 &format!("{mgmt}/nodepool.yaml"),
-                &fixture("nodepool.yaml")
+                &s107_fixture("nodepool.yaml")
                     .replace("name: workers", &format!("name: {cluster}-workers"))
                     .replace("clusterName: prod", &format!("clusterName: {cluster}")),
             );
         }
         repo.commit("two management clusters");
-        let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
-        // (The fixture's objects lack fields S107 does not need: V101s, not asserted here.)
-        let s107: Vec<String> = common::diag_lines(&r)
-            .into_iter()
-            .filter(|l| l.starts_with("S107"))
-            .collect();
+        let r = nodecast(repo.path(), S107_CHECK).json();
         assert_eq!(
-            s107,
+            common::diag_lines(&r),
             [format!("S107 error {lacking}/nodepool.yaml:10:5")],
             "{shipping} ships eu-north-1: {r}"
         );
@@ -998,13 +986,6 @@ fn each_node_pool_reads_its_own_clusters_boot_image_metadata() {
 /// said.)
 #[test]
 fn a_deleted_boot_image_configmap_is_not_the_metadata() {
-    let fixture = |f: &str| {
-        std::fs::read_to_string(format!(
-            "{}/testdata/rules/S107/after/{f}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .expect("S107 fixture")
-    };
     let repo = Repo::new();
     repo.write("a-policies/remove-bootimages.yaml", "apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\nmetadata:\n  name: remove-bootimages\n  namespace: policies\nspec:\n  policy-templates:\n  - objectDefinition:\n      apiVersion: policy.open-cluster-management.io/v1\n      kind: ConfigurationPolicy\n      metadata:\n        name: remove-bootimages\n      spec:\n        remediationAction: enforce\n        object-templates:\n        - complianceType: mustnothave\n          objectDefinition:\n            apiVersion: v1\n            kind: ConfigMap\n            metadata:\n              name: coreos-bootimages\n              namespace: openshift-machine-config-operator\n");
     for f in [
@@ -1012,15 +993,15 @@ fn a_deleted_boot_image_configmap_is_not_the_metadata() {
         "hostedcluster.yaml",
         "nodepool.yaml",
     ] {
-        repo.write(&format!("cluster/{f}"), &fixture(f));
+        repo.write(&format!("cluster/{f}"), &s107_fixture(f));
     }
     repo.commit("a cluster and a policy");
-    let r = nodecast(repo.path(), &["check", "--no-base", "--format", "json"]).json();
-    let s107: Vec<String> = common::diag_lines(&r)
-        .into_iter()
-        .filter(|l| l.starts_with("S107"))
-        .collect();
-    assert_eq!(s107, ["S107 error cluster/nodepool.yaml:10:5"], "{r}");
+    let r = nodecast(repo.path(), S107_CHECK).json();
+    assert_eq!(
+        common::diag_lines(&r),
+        ["S107 error cluster/nodepool.yaml:10:5"],
+        "{r}"
+    );
 }
 
 /// Two management clusters host HostedCluster `clusters/prod` with NodePool `workers`; only

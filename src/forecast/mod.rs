@@ -213,6 +213,9 @@ pub struct Forecast {
     /// Why a changed object reaches no node, in words, for each changed object the forecast can
     /// say that about: "no node impact" must say why, never be a bare claim.
     pub no_impact: std::collections::BTreeMap<crate::inventory::ObjectId, NoImpact>,
+    /// Changed objects a model judged only through a namesake ([`judged_through_namesakes`]):
+    /// listed as not modelled, never "no node impact".
+    pub assumed: std::collections::BTreeSet<crate::inventory::ObjectId>,
 }
 
 /// Why one changed object reaches no node.
@@ -236,6 +239,7 @@ pub fn forecast(input: &Input<'_>) -> Forecast {
     mco::forecast(input, &mut out);
     unreadable::forecast(input, &mut out);
     when::cover(input, &mut out);
+    out.assumed = judged_through_namesakes(input);
     explain_no_impact(input, &mut out);
     out.impacts.sort_by(|a, b| {
         (
@@ -271,7 +275,6 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         .iter()
         .flat_map(|i| i.causes.iter().map(|c| c.object.as_str()))
         .collect();
-    let namesakes = Namesakes::of(input.base, input.head);
     let referenced: std::collections::HashSet<&crate::inventory::ObjectId> = input
         .head
         .references
@@ -311,7 +314,7 @@ fn explain_no_impact(input: &Input<'_>, out: &mut Forecast) {
         }
         if out.no_impact.contains_key(id)
             || named.contains(id.to_string().as_str())
-            || namesakes.judged_instead(id)
+            || out.assumed.contains(id)
             || c.kind == crate::diff::ChangeKind::Unreadable
         {
             continue;
@@ -416,44 +419,51 @@ fn is_wrapper(kind: &str) -> bool {
     )
 }
 
-/// What NodePools refer to across units: a NodePool in a shared folder names HostedCluster
-/// `prod` and ConfigMaps that two management clusters' folders each define; its reference
-/// resolves to one of them (the first), and the model judges it against that one. A change to a
-/// namesake (the other cluster's HostedCluster or ConfigMap, which the NodePool reads wherever it
-/// runs against that cluster) is therefore not modelled: its rollout is assumed, never "no node
-/// impact".
-struct Namesakes<'a> {
-    /// (group, kind, namespace, name) → the definitions NodePools of another unit resolved to.
-    resolved: std::collections::HashMap<NameKey<'a>, Vec<&'a crate::inventory::ObjectId>>,
-}
-
-/// An identity without its scope.
-type NameKey<'a> = (&'a str, &'a str, Option<&'a str>, &'a str);
-
-impl<'a> Namesakes<'a> {
-    fn of(base: &'a Inventory, head: &'a Inventory) -> Self {
-        let mut resolved: std::collections::HashMap<NameKey<'a>, Vec<_>> = Default::default();
-        for inv in [base, head] {
-            for r in &inv.references {
-                let from = &inv.objects[r.from];
-                if r.resolved.is_some() && from.id.scope != r.target.scope {
-                    let t = &r.target;
-                    let key = (&*t.group, &*t.kind, t.namespace.as_deref(), &*t.name);
-                    resolved.entry(key).or_default().push(t);
-                }
+/// Changed objects a NodePool reaches only through a namesake: a NodePool in a shared folder names
+/// HostedCluster `prod` and ConfigMaps that two management clusters' folders each define; its
+/// reference resolves to one of them (the first), and the model judges it against that one. A
+/// change to a namesake (the other cluster's HostedCluster or ConfigMap, which the NodePool reads
+/// wherever it runs against that cluster) is therefore not modelled: its rollout is assumed.
+fn judged_through_namesakes(
+    input: &Input<'_>,
+) -> std::collections::BTreeSet<crate::inventory::ObjectId> {
+    use crate::inventory::ObjectId;
+    // An identity without its scope.
+    let name_of = |id: &ObjectId| {
+        (
+            id.group.clone(),
+            id.kind.clone(),
+            id.namespace.clone(),
+            id.name.clone(),
+        )
+    };
+    // → the definitions NodePools of another unit resolved to.
+    let mut resolved: std::collections::HashMap<_, Vec<&ObjectId>> = Default::default();
+    for inv in [input.base, input.head] {
+        for r in &inv.references {
+            if r.resolved.is_some() && inv.objects[r.from].id.scope != r.target.scope {
+                resolved
+                    .entry(name_of(&r.target))
+                    .or_default()
+                    .push(&r.target);
             }
         }
-        Namesakes { resolved }
     }
-
-    /// Whether a NodePool of another unit names this identity but was judged against a
-    /// same-named definition of yet another unit.
-    fn judged_instead(&self, id: &crate::inventory::ObjectId) -> bool {
-        let key = (&*id.group, &*id.kind, id.namespace.as_deref(), &*id.name);
-        self.resolved
-            .get(&key)
-            .is_some_and(|targets| targets.iter().any(|t| *t != id))
+    if resolved.is_empty() {
+        return Default::default();
     }
+    input
+        .diff
+        .changes
+        .iter()
+        .map(|c| &c.id)
+        .filter(|id| {
+            resolved
+                .get(&name_of(id))
+                .is_some_and(|targets| targets.iter().any(|t| *t != *id))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Changed objects that can affect nodes but that no forecast entry explains: the report lists them
@@ -494,7 +504,6 @@ pub fn unforecast(
     };
     let targets: std::collections::HashSet<&crate::inventory::ObjectId> =
         head.references.iter().map(|r| &r.target).collect();
-    let namesakes = Namesakes::of(base, head);
     let referenced_by_nodepool = |id: &crate::inventory::ObjectId| targets.contains(id);
     // ACM `object-templates-raw` is rendered on the hub: what it deploys is unknown.
     let carries_unknown = |c: &crate::diff::ObjectChange| carries_unknown(c, head);
@@ -505,12 +514,12 @@ pub fn unforecast(
             let id = &c.id;
             reaches_nodes(id)
                 || (id.group.is_empty() && id.kind == "ConfigMap" && referenced_by_nodepool(id))
-                || namesakes.judged_instead(id)
+                || forecast.assumed.contains(id)
                 || carries_unknown(c)
                 || generates_node_objects(c, head)
         })
         // A duplicate definition's change is never explained by the first definition's model.
-        .filter(|c| c.shadowed || namesakes.judged_instead(&c.id) || !explained(c))
+        .filter(|c| c.shadowed || forecast.assumed.contains(&c.id) || !explained(c))
         .map(|c| c.id.clone())
         .collect::<Vec<_>>();
     // Changes are sorted by identity: an identity changed in several definitions is listed once.

@@ -283,11 +283,13 @@ pub fn speaking_for<'a>(
     candidates: &[&'a Object],
 ) -> Option<&'a Object> {
     let key = key_of(roots, globs, o);
+    let keys: Vec<String> = candidates.iter().map(|c| key_of(roots, globs, c)).collect();
     let keyed = |k: &str| -> Vec<&'a Object> {
         candidates
             .iter()
-            .copied()
-            .filter(|c| key_of(roots, globs, c) == k)
+            .zip(&keys)
+            .filter(|(_, ck)| *ck == k)
+            .map(|(c, _)| *c)
             .collect()
     };
     let own = keyed(&key);

@@ -105,18 +105,13 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
             paused::read(value.key_text(), input.settings.now),
             Pause::Indefinite | Pause::Until(_)
         );
-        let cluster = format!(
-            "HostedCluster/{}/{}",
-            hc.id.namespace.as_deref().unwrap_or_default(),
-            hc.id.name
-        );
         let own = nodepools_of(input, hc);
         let rolling: Vec<&str> = out
             .impacts
             .iter()
-            .filter(|i| i.target.cluster == cluster && i.when.state == "now")
-            // Its own NodePools (as their references resolve): another unit's HostedCluster of
-            // the same name is another cluster.
+            .filter(|i| i.when.state == "now")
+            // Its own NodePools, as their references resolve (another unit's HostedCluster of
+            // the same name is another cluster; a target's cluster is only its display name).
             .filter(|i| {
                 own.iter().any(|np| {
                     i.target.kind == "NodePool"

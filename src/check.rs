@@ -226,8 +226,10 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     clock.lap("diff");
     // A check validates twice: the head against the base, then (for pre-existing findings) the
     // base on its own. The second takes the first's result for every document the change left
-    // alone, so a one-off check keeps its results for the length of the check.
-    let mut for_this_check = crate::validate::Kept::keeping();
+    // alone, so a one-off check keeps its results for the length of the check, and takes and
+    // leaves results in the cache folder for the next one-off check.
+    let mut for_this_check =
+        crate::validate::Kept::keeping().with_cache(options.kustomize.cache_dir.as_deref());
     let one_off = !reuse.validation.is_keeping() && !options.full;
     let validation = if one_off {
         &mut for_this_check
@@ -309,6 +311,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         clock.lap("pre-existing");
     }
     reuse.clusters.next_run();
+    validation.save();
     let mut forecast = evaluated.forecast;
     let redaction = crate::redact::Redaction::build(&base, &head, private);
     clock.lap("redact-scan");

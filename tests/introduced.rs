@@ -274,3 +274,96 @@ fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
         ]
     );
 }
+
+/// A one-off check keeps its validation results in the cache folder and takes them back in the
+/// next one: the report is the full one cold, warm, with a cache another pair of revisions left
+/// (a document's transition rules read its own base, never the one of the run that stored it),
+/// and with corrupt files in the folder.
+#[test]
+fn validation_results_kept_in_the_cache_give_the_full_report() {
+    let repo = Repo::new();
+    repo.write(
+        "crds/widget.yaml",
+        &crd(
+            "Widget",
+            &[
+                "{rule: 'self.size <= 5', message: 'size is at most 5'}",
+                "{rule: 'self.mode == oldSelf.mode', message: 'mode is immutable'}",
+            ],
+        ),
+    );
+    repo.write(
+        "crds/gadget.yaml",
+        &crd(
+            "Gadget",
+            &["{rule: '!oldSelf.hasValue() || self.size > oldSelf.value().size', optionalOldSelf: true, message: 'size grows on every update'}"],
+        ),
+    );
+    repo.write("widget.yaml", &custom("Widget", "w", 7));
+    repo.write("gadget.yaml", &custom("Gadget", "g", 1));
+    repo.write("old.yaml", &bad_configmap("old", "yes"));
+    repo.commit("base");
+    // The widget's mode changes (a transition finding against this base only).
+    repo.write(
+        "widget.yaml",
+        &custom("Widget", "w", 7).replace("mode: fast", "mode: slow"),
+    );
+    repo.write("other.yaml", &custom("Widget", "other", 9));
+    repo.commit("mode and another widget");
+    // The widget is as the first commit had it: against the second, its mode changes back.
+    repo.write("widget.yaml", &custom("Widget", "w", 7));
+    repo.commit("mode back");
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = cache_dir.path().to_str().expect("utf-8 path");
+    let pairs = [("HEAD~2", "HEAD~1"), ("HEAD~1", "HEAD"), ("HEAD~2", "HEAD")];
+    let run = |base: &str, head: &str, extra: &[&str]| {
+        let mut args = vec![
+            "check", "--base", base, "--head", head, "--format", "json", "--all",
+        ];
+        args.extend(extra);
+        let r = nodecast(repo.path(), &args);
+        assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+        r.json()
+    };
+    let full: Vec<Value> = pairs.iter().map(|(b, h)| run(b, h, &["--full"])).collect();
+    assert_eq!(
+        states(&full[1]),
+        [
+            "V104 new gadget.yaml:6",
+            "V101 pre-existing old.yaml:7",
+            "V103 pre-existing other.yaml:6",
+            "V103 changed widget.yaml:6",
+            "V104 new widget.yaml:6",
+        ]
+    );
+    // Cold, then each pair after the others left their results, twice round.
+    for round in 0..2 {
+        for (i, (b, h)) in pairs.iter().enumerate() {
+            let got = run(b, h, &["--cache-dir", cache]);
+            assert_eq!(got, full[i], "round {round}, {b}..{h}");
+        }
+    }
+    let kept: Vec<std::path::PathBuf> = std::fs::read_dir(format!("{cache}/validation"))
+        .expect("the validation cache folder")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(!kept.is_empty());
+    // Corrupt files are ignored (and replaced).
+    for (i, path) in kept.iter().enumerate() {
+        let text = std::fs::read_to_string(path).expect("a kept file");
+        let bad = if i % 2 == 0 {
+            text[..text.len() / 2].to_string()
+        } else {
+            text.replace("nodecast-validation-cache/", "nodecast-validation-cache/0")
+        };
+        std::fs::write(path, bad).expect("corrupt");
+    }
+    for (i, (b, h)) in pairs.iter().enumerate() {
+        assert_eq!(
+            run(b, h, &["--cache-dir", cache]),
+            full[i],
+            "corrupt, {b}..{h}"
+        );
+    }
+}

@@ -144,6 +144,7 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
                     problems: Vec::new(),
                     unread: Vec::new(),
                     encoding: None,
+                    blob: None,
                 }),
             ))
         })

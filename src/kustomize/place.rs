@@ -150,6 +150,7 @@ fn place_object(
             problems: Vec::new(),
             unread: Vec::new(),
             encoding: None,
+            blob: None,
         }),
     })
 }

@@ -38,6 +38,10 @@ pub struct ParsedFile {
     pub unread: Vec<Unread>,
     /// The encoding the text was decoded from when it was not UTF-8 (`UTF-16LE`, `UTF-16BE`).
     pub encoding: Option<&'static str>,
+    /// The blob this parse is a function of alone (parsed within the file's own budget), so a
+    /// result computed from it may be kept between runs under the blob's id; `None` for a parse
+    /// that shared the run's budget, a render's, a wrapper's or an unread file.
+    pub blob: Option<[u8; 20]>,
 }
 
 /// Why a file was or was not parsed; each non-`Parsed` status becomes one diagnostic.
@@ -272,10 +276,11 @@ pub fn parse_sides_reusing(base: &Snapshot, head: &Snapshot, kept: &mut Parses) 
     let mut parsed: HashMap<[u8; 20], Arc<ParsedFile>> = reused;
     parsed.reserve(first.len());
     let mut again: Vec<([u8; 20], Arc<[u8]>)> = Vec::new();
-    for (id, bytes, f, budget) in first {
+    for (id, bytes, mut f, budget) in first {
         if budget.hit() {
             again.push((id, bytes));
         } else {
+            f.blob = Some(id);
             parsed.insert(id, Arc::new(f));
         }
     }
@@ -344,6 +349,7 @@ fn unparsed(status: FileStatus) -> ParsedFile {
         problems: Vec::new(),
         unread: whole.into_iter().collect(),
         encoding: None,
+        blob: None,
     }
 }
 
@@ -448,6 +454,7 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
         problems: parsed.problems,
         unread,
         encoding,
+        blob: None,
     }
 }
 
@@ -477,6 +484,7 @@ fn templated(
                 digest: None,
             }],
             encoding,
+            blob: None,
             text: Some(text),
         }
     };
@@ -507,6 +515,7 @@ fn templated(
         problems: reparsed.problems,
         unread: parts,
         encoding,
+        blob: None,
         text: Some(text),
     }
 }

@@ -17,6 +17,7 @@ mod kustomize;
 pub(crate) mod lazy_pattern;
 mod locate;
 mod sops;
+mod store;
 mod templated;
 
 use std::path::{Path, PathBuf};
@@ -189,6 +190,8 @@ pub struct Kept {
     keep: bool,
     fingerprint: String,
     results: std::collections::HashMap<TargetKey, (ObjectResult, Pins)>,
+    /// Results kept in the cache folder between runs (one-off checks).
+    disk: store::Disk,
 }
 
 impl Kept {
@@ -198,6 +201,18 @@ impl Kept {
             keep: true,
             ..Kept::default()
         }
+    }
+
+    /// Also reads and writes results under `cache_dir` (the render cache's folder), so a one-off
+    /// check takes what an earlier run validated; `None` keeps nothing on disk.
+    pub fn with_cache(mut self, cache_dir: Option<&std::path::Path>) -> Self {
+        self.disk = store::Disk::at(cache_dir);
+        self
+    }
+
+    /// Writes what the runs validated afresh to the cache folder (when one is set).
+    pub fn save(&mut self) {
+        self.disk.save();
     }
 
     /// Whether runs keep their results.
@@ -275,7 +290,7 @@ pub fn run_reusing(
     let print = fingerprint(head, settings);
     if kept.fingerprint != print {
         kept.results.clear();
-        kept.fingerprint = print;
+        kept.fingerprint = print.clone();
     }
     let sets =
         feature_set::Resolver::new(base, head, cluster_roots, settings.feature_set.as_deref());
@@ -302,9 +317,10 @@ pub fn run_reusing(
             .filter(|f| patches.contains(&f.path))
             .flat_map(|f| patch_targets(f, &sets)),
     );
-    let (previous, keep) = (&kept.results, kept.keep);
+    kept.disk.load(&print);
+    let (previous, keep, disk) = (&kept.results, kept.keep, &kept.disk);
     let look_up = keep || !previous.is_empty();
-    let done: Vec<(Option<TargetKey>, ObjectResult)> = targets
+    let done: Vec<Done> = targets
         .par_iter()
         .map(|target| {
             let entry = target.schema(&catalog);
@@ -313,26 +329,42 @@ pub fn run_reusing(
             // nothing finds, where every transition rule ratchets, unless a rule reads an
             // optional `oldSelf`: so the base revision on its own takes the head's result for a
             // document the change left alone.
+            let creates_like_update =
+                target.base.is_none() && entry.is_some_and(|e| !e.has_optional_old_self());
             let as_update = key
-                .filter(|_| target.base.is_none())
-                .filter(|_| entry.is_some_and(|e| !e.has_optional_old_self()))
+                .filter(|_| creates_like_update)
                 .map(|k| TargetKey { base: k.root, ..k });
             let found = [key, as_update]
                 .into_iter()
                 .flatten()
                 .find_map(|k| previous.get(&k));
-            let result = match found {
-                Some((result, _)) => result.clone(),
-                None => validate_target(entry, target, settings),
-            };
-            (key, result)
+            let content = disk
+                .is_open()
+                .then(|| target.content_key(entry, false))
+                .flatten();
+            if let Some((result, _)) = found {
+                return (key, content, false, result.clone());
+            }
+            let on_disk = content.and_then(|k| disk.get(&print, &k)).or_else(|| {
+                let k = target
+                    .content_key(entry, true)
+                    .filter(|_| creates_like_update && content.is_some())?;
+                disk.get(&print, &k)
+            });
+            match on_disk {
+                Some(stored) => (key, content, false, store::result_of(stored, &target.id)),
+                None => (key, content, true, validate_target(entry, target, settings)),
+            }
         })
         .collect();
     let mut results = Vec::with_capacity(done.len());
     let mut next = std::collections::HashMap::new();
-    for ((key, result), target) in done.into_iter().zip(&targets) {
+    for ((key, content, computed, result), target) in done.into_iter().zip(&targets) {
         if let Some(key) = key.filter(|_| keep) {
             next.insert(key, (result.clone(), target.pins.clone()));
+        }
+        if let Some(content) = content {
+            kept.disk.record(&print, content, &result, computed);
         }
         results.push(result);
     }
@@ -351,6 +383,10 @@ pub fn run_reusing(
     out.diagnostics.extend(missing_schemas(&catalog, head));
     Ok(out)
 }
+
+/// A target's result and how it was found: its key for the next run in this process, its key
+/// in the cache folder, and whether it was validated afresh.
+type Done = (Option<TargetKey>, Option<store::Key>, bool, ObjectResult);
 
 /// One document to validate: a top-level object or a manifest embedded in a ConfigMap.
 struct Target<'a> {
@@ -449,12 +485,26 @@ impl Target<'_> {
     fn key(&self, schema: Option<&Arc<SchemaEntry>>) -> TargetKey {
         let transition = schema.is_some_and(|e| e.has_transition_rules());
         use std::hash::BuildHasher;
+        let rest = self.rest(schema);
+        let (a, b) = key_hashers();
+        TargetKey {
+            root: std::ptr::from_ref(self.root) as usize,
+            base: self
+                .base
+                .filter(|_| transition)
+                .map_or(0, |(_, root)| std::ptr::from_ref(root) as usize),
+            rest: (a.hash_one(&rest), b.hash_one(&rest)),
+        }
+    }
+
+    /// Everything but the documents themselves that names and places this one.
+    fn rest<'s>(&'s self, schema: Option<&'s Arc<SchemaEntry>>) -> impl std::hash::Hash + 's {
         // A rendered object's values may be written in other files (a patch): its parse is new
         // each run, never a kept one, but say so anyway.
         let rendered = self.object.is_some_and(|o| o.origin.overlay.is_some());
         // Which CRD judged it: one cluster's, where clusters' CRDs of the kind disagree.
         let by = schema.map(|e| (e.origin.as_str(), e.cluster.as_deref()));
-        let rest = (
+        (
             &self.id,
             &self.api_version,
             self.path,
@@ -463,16 +513,33 @@ impl Target<'_> {
             self.partial,
             rendered,
             by,
-        );
-        let (a, b) = key_hashers();
-        TargetKey {
-            root: std::ptr::from_ref(self.root) as usize,
-            base: self
-                .base
-                .filter(|_| transition)
-                .map_or(0, |(_, root)| std::ptr::from_ref(root) as usize),
-            rest: (a.hash_one(rest), b.hash_one(rest)),
-        }
+        )
+    }
+
+    /// [`Target::key`] by content, the same in every run of this build: the blob each document
+    /// was parsed from and its range in it, instead of the parse's address. `as_update` keys the
+    /// document as an update of itself (see `run_reusing`). `None` when a document's parse is not
+    /// its blob's alone (rendered, wrapped, parsed within the run's shared budget).
+    fn content_key(
+        &self,
+        schema: Option<&Arc<SchemaEntry>>,
+        as_update: bool,
+    ) -> Option<store::Key> {
+        let transition = schema.is_some_and(|e| e.has_transition_rules());
+        let at = |file: &ParsedFile, root: &Node| {
+            Some((file.blob?, root.span.start.offset, root.span.end.offset))
+        };
+        let own = at(&self.pins.0, self.root)?;
+        let base = match (self.base.filter(|_| transition), &self.pins.1) {
+            _ if as_update => Some(own),
+            (Some((_, root)), Some(file)) => Some(at(file, root)?),
+            (Some(_), None) => return None,
+            (None, _) => None,
+        };
+        let mut h = store::ContentHasher::new();
+        h.feed(&(own, base));
+        h.feed(&self.rest(schema));
+        Some(h.key())
     }
 
     /// The file a span is in (a patch or kustomization field for rendered values).

@@ -226,15 +226,12 @@ fn custom(kind: &str, name: &str, size: u32) -> String {
     )
 }
 
-/// The base revision's own validation takes the head's result for every document the change
-/// left alone — also where the schema has transition rules, which ratchet on an update that
-/// changes nothing, so such an update finds what a create finds. Not where a rule reads an
-/// optional `oldSelf`: that rule runs on the create too, against no old object. The report
-/// (every finding listed) is byte-identical to `--full`, which validates the base afresh.
-#[test]
-fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
+/// Base: a Widget CRD with a plain rule the committed widget `w` breaks (pre-existing) beside a
+/// transition rule; a Gadget CRD with an optional-`oldSelf` rule that an update leaving the gadget
+/// as it was breaks and a create does not (so the base on its own does not have the head's
+/// finding); an invalid ConfigMap. Not committed.
+fn widgets_and_gadgets() -> Repo {
     let repo = Repo::new();
-    // Widget: a plain rule the committed widget breaks (pre-existing) beside a transition rule.
     repo.write(
         "crds/widget.yaml",
         &crd(
@@ -245,8 +242,6 @@ fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
             ],
         ),
     );
-    // Gadget: an optional-oldSelf rule that an update leaving the gadget as it was breaks and a
-    // create does not (so the base on its own does not have the head's finding).
     repo.write(
         "crds/gadget.yaml",
         &crd(
@@ -257,6 +252,17 @@ fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
     repo.write("widget.yaml", &custom("Widget", "w", 7));
     repo.write("gadget.yaml", &custom("Gadget", "g", 1));
     repo.write("old.yaml", &bad_configmap("old", "yes"));
+    repo
+}
+
+/// The base revision's own validation takes the head's result for every document the change
+/// left alone — also where the schema has transition rules, which ratchet on an update that
+/// changes nothing, so such an update finds what a create finds. Not where a rule reads an
+/// optional `oldSelf`: that rule runs on the create too, against no old object. The report
+/// (every finding listed) is byte-identical to `--full`, which validates the base afresh.
+#[test]
+fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
+    let repo = widgets_and_gadgets();
     repo.commit("base");
     repo.write("other.yaml", &custom("Widget", "other", 9));
     repo.commit("another widget");
@@ -281,27 +287,7 @@ fn unchanged_documents_are_validated_once_and_the_report_is_the_full_one() {
 /// and with corrupt files in the folder.
 #[test]
 fn validation_results_kept_in_the_cache_give_the_full_report() {
-    let repo = Repo::new();
-    repo.write(
-        "crds/widget.yaml",
-        &crd(
-            "Widget",
-            &[
-                "{rule: 'self.size <= 5', message: 'size is at most 5'}",
-                "{rule: 'self.mode == oldSelf.mode', message: 'mode is immutable'}",
-            ],
-        ),
-    );
-    repo.write(
-        "crds/gadget.yaml",
-        &crd(
-            "Gadget",
-            &["{rule: '!oldSelf.hasValue() || self.size > oldSelf.value().size', optionalOldSelf: true, message: 'size grows on every update'}"],
-        ),
-    );
-    repo.write("widget.yaml", &custom("Widget", "w", 7));
-    repo.write("gadget.yaml", &custom("Gadget", "g", 1));
-    repo.write("old.yaml", &bad_configmap("old", "yes"));
+    let repo = widgets_and_gadgets();
     repo.commit("base");
     // The widget's mode changes (a transition finding against this base only).
     repo.write(

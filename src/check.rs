@@ -228,8 +228,10 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     // base on its own. The second takes the first's result for every document the change left
     // alone, so a one-off check keeps its results for the length of the check, and takes and
     // leaves results in the cache folder for the next one-off check.
-    let mut for_this_check =
-        crate::validate::Kept::keeping().with_cache(options.kustomize.cache_dir.as_deref());
+    let mut for_this_check = crate::validate::Kept::keeping().with_cache(
+        options.kustomize.cache_dir.as_deref(),
+        &options.compare.path,
+    );
     let one_off = !reuse.validation.is_keeping() && !options.full;
     let validation = if one_off {
         &mut for_this_check

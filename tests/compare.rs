@@ -530,6 +530,11 @@ fn kargs_mc(arg: &str) -> String {
     format!("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-worker-kargs\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n  - {arg}\n")
 }
 
+/// A row of [`forecast_rows`].
+fn row(cluster: &str, action: &str, cause: &str) -> (String, String, String) {
+    (cluster.to_string(), action.to_string(), cause.to_string())
+}
+
 /// (forecast target cluster, action, first cause "file:line:column") of every forecast entry.
 fn forecast_rows(r: &Value) -> Vec<(String, String, String)> {
     r["forecast"]
@@ -568,11 +573,7 @@ fn the_same_object_in_two_environment_folders_is_two_objects() {
     let r = nodecast(repo.path(), &["check", "--format", "json"]).json();
     assert_eq!(
         forecast_rows(&r),
-        vec![(
-            "envs/stage".to_string(),
-            "reboot".to_string(),
-            "envs/stage/mc.yaml:9:5".to_string()
-        )],
+        vec![row("envs/stage", "reboot", "envs/stage/mc.yaml:9:5")],
         "{r}"
     );
     let changed: Vec<&str> = r["changes"]
@@ -613,11 +614,7 @@ fn one_units_forecast_does_not_explain_the_same_named_change_of_another() {
     .json();
     assert_eq!(
         forecast_rows(&r),
-        vec![(
-            "envs/prod".to_string(),
-            "reboot".to_string(),
-            "envs/prod/mc.yaml:9:5".to_string()
-        )],
+        vec![row("envs/prod", "reboot", "envs/prod/mc.yaml:9:5")],
         "{r}"
     );
     assert_eq!(
@@ -664,11 +661,7 @@ fn the_repository_clusters_pool_is_not_one_of_two_clusters_pools() {
         .json();
         assert_eq!(
             forecast_rows(&r),
-            [(
-                ".".to_string(),
-                "reboot".to_string(),
-                "shared/mc.yaml:9:5".to_string()
-            )],
+            [row(".", "reboot", "shared/mc.yaml:9:5")],
             "{r}"
         );
         (
@@ -722,11 +715,7 @@ fn cluster_root_globs_pair_definitions_as_the_models_see_them() {
     .json();
     assert_eq!(
         forecast_rows(&r),
-        vec![(
-            "clusters/b".to_string(),
-            "reboot".to_string(),
-            "clusters/b/mc.yaml:9:5".to_string()
-        )],
+        vec![row("clusters/b", "reboot", "clusters/b/mc.yaml:9:5")],
         "{r}"
     );
     assert_eq!(r["unforecast"], serde_json::json!([]), "{r}");
@@ -841,10 +830,10 @@ fn a_shared_node_pool_keeps_its_hosted_clusters_namesake_change_in_view() {
     let r = check();
     assert_eq!(
         forecast_rows(&r),
-        [(
-            "HostedCluster/clusters/prod".to_string(),
-            "replace".to_string(),
-            "mgmt-a/hostedcluster.yaml:10:5".to_string()
+        [row(
+            "HostedCluster/clusters/prod",
+            "replace",
+            "mgmt-a/hostedcluster.yaml:10:5"
         )],
         "{r}"
     );
@@ -891,10 +880,10 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
     .json();
     assert_eq!(
         forecast_rows(&r),
-        [(
-            "HostedCluster/clusters/prod".to_string(),
-            "replace".to_string(),
-            "mgmt-b/nodepool.yaml:12:5".to_string()
+        [row(
+            "HostedCluster/clusters/prod",
+            "replace",
+            "mgmt-b/nodepool.yaml:12:5"
         )],
         "{r}"
     );
@@ -914,10 +903,10 @@ fn same_named_node_pools_of_two_management_clusters_are_two_node_pools() {
     .json();
     assert_eq!(
         forecast_rows(&r),
-        [(
-            "HostedCluster/clusters/prod".to_string(),
-            "replace".to_string(),
-            "mgmt-b/configmap.yaml:21:13".to_string()
+        [row(
+            "HostedCluster/clusters/prod",
+            "replace",
+            "mgmt-b/configmap.yaml:21:13"
         )],
         "{r}"
     );
@@ -1049,10 +1038,10 @@ fn a_paused_hosted_cluster_is_not_its_namesakes() {
         .json();
         assert_eq!(
             forecast_rows(&r),
-            [(
-                "HostedCluster/clusters/prod".to_string(),
-                "replace".to_string(),
-                format!("{upgraded}/nodepool.yaml:12:5")
+            [row(
+                "HostedCluster/clusters/prod",
+                "replace",
+                &format!("{upgraded}/nodepool.yaml:12:5")
             )],
             "{r}"
         );
@@ -1099,10 +1088,10 @@ fn a_node_pool_in_a_cluster_root_is_not_the_one_outside_it() {
     .json();
     assert_eq!(
         forecast_rows(&r),
-        [(
-            "HostedCluster/clusters/prod".to_string(),
-            "replace".to_string(),
-            "mgmt/nodepool.yaml:12:5".to_string()
+        [row(
+            "HostedCluster/clusters/prod",
+            "replace",
+            "mgmt/nodepool.yaml:12:5"
         )],
         "{r}"
     );

@@ -203,10 +203,15 @@ impl Kept {
         }
     }
 
-    /// Also reads and writes results under `cache_dir` (the render cache's folder), so a one-off
-    /// check takes what an earlier run validated; `None` keeps nothing on disk.
-    pub fn with_cache(mut self, cache_dir: Option<&std::path::Path>) -> Self {
-        self.disk = store::Disk::at(cache_dir);
+    /// Also reads and writes the results of `repository` under `cache_dir` (the render cache's
+    /// folder), so a one-off check takes what an earlier run validated; `None` keeps nothing on
+    /// disk.
+    pub fn with_cache(
+        mut self,
+        cache_dir: Option<&std::path::Path>,
+        repository: &std::path::Path,
+    ) -> Self {
+        self.disk = store::Disk::at(cache_dir, repository);
         self
     }
 
@@ -345,15 +350,19 @@ pub fn run_reusing(
             if let Some((result, _)) = found {
                 return (key, content, false, result.clone());
             }
-            let on_disk = content.and_then(|k| disk.get(&print, &k)).or_else(|| {
-                let k = target
-                    .content_key(entry, true)
-                    .filter(|_| creates_like_update && content.is_some())?;
-                disk.get(&print, &k)
+            // Validated clean before, as itself or (the base on its own) as the head's unchanged
+            // document.
+            let clean = content.is_some_and(|k| {
+                disk.is_clean(&print, &k)
+                    || (creates_like_update
+                        && target
+                            .content_key(entry, true)
+                            .is_some_and(|k| disk.is_clean(&print, &k)))
             });
-            match on_disk {
-                Some(stored) => (key, content, false, store::result_of(stored, &target.id)),
-                None => (key, content, true, validate_target(entry, target, settings)),
+            if clean {
+                (key, content, false, (Vec::new(), Vec::new()))
+            } else {
+                (key, content, true, validate_target(entry, target, settings))
             }
         })
         .collect();

@@ -7,32 +7,36 @@
 //! that depends on the blob alone, [`crate::parse::ParsedFile::blob`]), the document's range in
 //! it, the same for the base document where the schema's transition rules read it, and everything
 //! else [`super::Target::key`] names (identity, `apiVersion`, path, label, feature set, patch,
-//! which CRD judged it). Only results without findings are kept (nearly every document's): a
-//! finding's text may quote a value of the document, a Secret's or a private field's among them;
-//! a document with findings is validated again. Results of one run's schemas and settings share one file, named by a
-//! SHA-256 of the validation fingerprint (settings, CRDs, `--schemas`) and of the nodecast build
-//! (version, and the executable's size and time, so a rebuilt binary never reads an older one's
-//! results). Rendered and wrapped objects are never kept (their parse is the run's own).
+//! which CRD judged it). Rendered and wrapped objects are never kept (their parse is the run's
+//! own).
 //!
-//! The cache never changes a result: a file that does not parse, names another format or another
-//! fingerprint, or holds an entry that does not read back is ignored whole. A run writes its file
-//! only when it validated something afresh, with exactly the results it used (so the file follows
-//! the repository and stays bounded by it), to a temporary file renamed into place (concurrent
-//! runs never see half a file; the last one wins). At most [`MAX_FILES`] files are kept, the
-//! least recently written evicted. Deleting the folder is always safe.
+//! Only documents with nothing to say are kept (no finding and no rule left unevaluated: nearly
+//! every document), as their keys alone. A finding's text, and a CEL rule's reason for being
+//! unevaluable ("the rule yields …"), may quote a value of the document, a Secret's or a private
+//! field's among them; nothing of the repository is written here. A document with something to
+//! say is validated again.
+//!
+//! One file per repository and set of schemas and settings, named by a SHA-256 of the format, the
+//! nodecast build (version, and the executable's size and time, so a rebuilt binary never reads
+//! an older one's keys), the repository's path and the validation fingerprint (settings, CRDs,
+//! `--schemas`). The cache never changes a result: a file that does not parse or names another
+//! format or name is ignored whole. A run writes its file only when it validated something
+//! afresh, with exactly the keys it used (so the file follows the repository and stays bounded by
+//! it), to a temporary file renamed into place (concurrent runs never see half a file; the last
+//! one wins). At most [`MAX_FILES`] files are kept, the least recently written evicted. Deleting
+//! the folder is always safe.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::engine::Skipped;
 use super::ObjectResult;
 
 /// The format of a file; part of its name and its header, so a new format never reads an old one.
-const FORMAT: &str = "nodecast-validation-cache/1";
+const FORMAT: &str = "nodecast-validation-cache/2";
 
 /// Most result files kept (one per set of schemas and settings a repository was checked with).
 pub const MAX_FILES: usize = 16;
@@ -40,30 +44,31 @@ pub const MAX_FILES: usize = 16;
 /// A document's content key (128 bits of a SHA-256).
 pub type Key = [u8; 16];
 
-/// A result without findings as kept: the rules that could not be evaluated (without the
-/// object's identity, which the key already names and the reader puts back).
-pub type Kept = Vec<Skipped>;
-
-/// The results on disk for the run's fingerprints, and those the run used.
+/// The documents on disk that validated clean under the run's fingerprints, and those the run
+/// used.
 #[derive(Default)]
 pub struct Disk {
     dir: Option<PathBuf>,
+    /// The repository checked, so two repositories' runs do not replace each other's file.
+    repository: String,
     files: HashMap<String, File>,
 }
 
-/// One fingerprint's results.
+/// One fingerprint's documents that validated clean.
 #[derive(Default)]
 struct File {
-    loaded: HashMap<Key, Kept>,
-    used: HashMap<Key, Kept>,
+    loaded: HashSet<Key>,
+    used: HashSet<Key>,
     computed: bool,
 }
 
 impl Disk {
-    /// Results kept under `cache_dir` (`None`: nothing is read or written).
-    pub fn at(cache_dir: Option<&Path>) -> Self {
+    /// Results of `repository` kept under `cache_dir` (`None`: nothing is read or written).
+    pub fn at(cache_dir: Option<&Path>, repository: &Path) -> Self {
+        let repository = std::fs::canonicalize(repository).unwrap_or_else(|_| repository.into());
         Disk {
             dir: cache_dir.map(|d| d.join("validation")),
+            repository: repository.to_string_lossy().into_owned(),
             files: HashMap::new(),
         }
     }
@@ -79,7 +84,7 @@ impl Disk {
         if self.files.contains_key(fingerprint) {
             return;
         }
-        let name = file_name(fingerprint);
+        let name = file_name(&self.repository, fingerprint);
         let loaded = std::fs::read(dir.join(&name))
             .ok()
             .and_then(|bytes| read(&bytes, &name))
@@ -93,22 +98,22 @@ impl Disk {
         );
     }
 
-    /// The kept result of `key` under `fingerprint`.
-    pub fn get(&self, fingerprint: &str, key: &Key) -> Option<&Kept> {
-        let file = self.files.get(fingerprint)?;
-        file.used.get(key).or_else(|| file.loaded.get(key))
+    /// Whether the document of `key` validated clean under `fingerprint` in an earlier run.
+    pub fn is_clean(&self, fingerprint: &str, key: &Key) -> bool {
+        self.files
+            .get(fingerprint)
+            .is_some_and(|f| f.used.contains(key) || f.loaded.contains(key))
     }
 
-    /// Records a result the run used; `computed` when it was validated afresh. A result with
-    /// findings is not kept (see the module's documentation).
+    /// Records a result the run used; `computed` when it was validated afresh. Only a result
+    /// with nothing to say is kept (see the module's documentation).
     pub fn record(&mut self, fingerprint: &str, key: Key, result: &ObjectResult, computed: bool) {
         let Some(file) = self.files.get_mut(fingerprint) else {
             return;
         };
-        if result.0.is_empty() {
+        if result.0.is_empty() && result.1.is_empty() {
             file.computed |= computed;
-            file.used
-                .insert(key, result.1.iter().map(|(_, s)| s.clone()).collect());
+            file.used.insert(key);
         }
     }
 
@@ -124,7 +129,7 @@ impl Disk {
             if std::fs::create_dir_all(dir).is_err() {
                 return;
             }
-            let name = file_name(fingerprint);
+            let name = file_name(&self.repository, fingerprint);
             let text = write(&file.used, &name);
             let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
                 return;
@@ -140,12 +145,14 @@ impl Disk {
     }
 }
 
-/// A file's name: the format, the build and the validation fingerprint.
-fn file_name(fingerprint: &str) -> String {
+/// A file's name: the format, the build, the repository and the validation fingerprint.
+fn file_name(repository: &str, fingerprint: &str) -> String {
     let mut h = Sha256::new();
     h.update(FORMAT.as_bytes());
     h.update([0]);
     h.update(build().as_bytes());
+    h.update([0]);
+    h.update(repository.as_bytes());
     h.update([0]);
     h.update(fingerprint.as_bytes());
     let digest = h.finalize();
@@ -222,57 +229,24 @@ fn unhex(text: &str) -> Option<Key> {
     Some(key)
 }
 
-/// The file's text: its header and every result.
-fn write(results: &HashMap<Key, Kept>, name: &str) -> String {
-    let mut entries: Vec<(&Key, &Kept)> = results.iter().collect();
-    entries.sort_by_key(|e| e.0);
-    let results: serde_json::Map<String, Value> = entries
-        .into_iter()
-        .map(|(key, skipped)| {
-            let skipped: Vec<Value> = skipped
-                .iter()
-                .map(|s| json!([s.pointer, s.rule, s.reason]))
-                .collect();
-            (hex(key), Value::Array(skipped))
-        })
-        .collect();
-    json!({"format": FORMAT, "name": name, "results": results}).to_string()
+/// The file's text: its header and every key.
+fn write(clean: &HashSet<Key>, name: &str) -> String {
+    let mut keys: Vec<String> = clean.iter().map(|k| hex(k)).collect();
+    keys.sort();
+    json!({"format": FORMAT, "name": name, "clean": keys}).to_string()
 }
 
-/// The results of a file's text, or `None` when any of it is not what [`write`] writes.
-fn read(bytes: &[u8], name: &str) -> Option<HashMap<Key, Kept>> {
+/// The keys of a file's text, or `None` when any of it is not what [`write`] writes.
+fn read(bytes: &[u8], name: &str) -> Option<HashSet<Key>> {
     let v: Value = serde_json::from_slice(bytes).ok()?;
     if v.get("format")?.as_str()? != FORMAT || v.get("name")?.as_str()? != name {
         return None;
     }
-    let mut out = HashMap::new();
-    for (key, skipped) in v.get("results")?.as_object()? {
-        let skipped = skipped
-            .as_array()?
-            .iter()
-            .map(|s| {
-                let [pointer, rule, reason] = s.as_array()?.as_slice() else {
-                    return None;
-                };
-                Some(Skipped {
-                    pointer: pointer.as_str()?.to_string(),
-                    rule: rule.as_str()?.to_string(),
-                    reason: reason.as_str()?.to_string(),
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
-        out.insert(unhex(key)?, skipped);
-    }
-    Some(out)
-}
-
-/// A kept result as the run uses it: no findings, and the object's identity put back on each
-/// skipped rule.
-pub fn result_of(kept: &Kept, id: &crate::inventory::ObjectId) -> ObjectResult {
-    (
-        Vec::new(),
-        kept.iter().map(|s| (id.clone(), s.clone())).collect(),
-    )
+    v.get("clean")?
+        .as_array()?
+        .iter()
+        .map(|k| unhex(k.as_str()?))
+        .collect()
 }
 
 /// The least recently written files beyond `max` are removed.
@@ -299,20 +273,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_result_reads_back_as_written_and_anything_else_is_ignored() {
-        let skipped = Skipped {
-            pointer: "/spec".into(),
-            rule: "self.x \"quoted\" é".into(),
-            reason: "r".into(),
-        };
-        let mut results = HashMap::new();
-        results.insert([7; 16], vec![skipped.clone()]);
-        results.insert([1; 16], Vec::new());
-        let text = write(&results, "n.json");
-        let back = read(text.as_bytes(), "n.json").expect("reads back");
-        assert_eq!(back.len(), 2);
-        assert_eq!(back[&[7; 16]], vec![skipped]);
-        assert_eq!(back[&[1; 16]], Vec::new());
+    fn keys_read_back_as_written_and_anything_else_is_ignored() {
+        let clean: HashSet<Key> = [[7; 16], [1; 16]].into_iter().collect();
+        let text = write(&clean, "n.json");
+        assert_eq!(read(text.as_bytes(), "n.json"), Some(clean));
         // Another file's name, a truncated text, another format, a bad key: ignored whole.
         assert!(read(text.as_bytes(), "other.json").is_none());
         assert!(read(&text.as_bytes()[..text.len() - 3], "n.json").is_none());
@@ -320,6 +284,32 @@ mod tests {
         assert!(read(other.as_bytes(), "n.json").is_none());
         let bad_key = text.replace(&hex(&[7; 16]), "07");
         assert!(read(bad_key.as_bytes(), "n.json").is_none());
+    }
+
+    #[test]
+    fn only_a_result_with_nothing_to_say_is_kept() {
+        let mut disk = Disk::at(
+            Some(Path::new("/nonexistent-nodecast-cache")),
+            Path::new("."),
+        );
+        disk.load("print");
+        let id = crate::inventory::ObjectId {
+            group: String::new(),
+            kind: "ConfigMap".into(),
+            namespace: Some("default".into()),
+            name: "c".into(),
+            scope: String::new(),
+        };
+        let skipped = super::super::engine::Skipped {
+            pointer: "/spec".into(),
+            rule: "self.password".into(),
+            reason: "the rule yields String(\"hunter2\"), not a boolean".into(),
+        };
+        disk.record("print", [1; 16], &(Vec::new(), vec![(id, skipped)]), true);
+        disk.record("print", [2; 16], &(Vec::new(), Vec::new()), true);
+        assert!(!disk.is_clean("print", &[1; 16]));
+        assert!(disk.is_clean("print", &[2; 16]));
+        assert!(!disk.is_clean("other print", &[2; 16]));
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Kept {
     keep: bool,
     trees: Vec<(TreeKey, Vec<SourceFile>)>,
     worktree: dir::Stamps,
+    /// The head side's contents by blob id, for the base side of the same load to take instead of
+    /// reading (and inflating) the same blob again: two revisions share nearly every file.
+    read: git::Known,
 }
 
 impl Kept {
@@ -195,7 +198,8 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
         (snap, head_commit.as_ref().map(Commit::id))
     };
 
-    // Base side.
+    // Base side: a blob the head side holds already is not read again.
+    kept.read = git::Known::of(&head.files);
     let base = if req.no_base {
         None
     } else if let Some(rev) = &req.base {
@@ -226,6 +230,7 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
             Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", &scope, max, kept)?),
         }
     };
+    kept.read = git::Known::default();
     let has_base = base.is_some();
     let base = base.unwrap_or_else(|| {
         Snapshot::empty(if req.no_base {
@@ -436,7 +441,7 @@ fn tree_snapshot(
             files
         }
         None => {
-            let files = git::read_tree(repo, tree, scope, max).map_err(|err| {
+            let files = git::read_tree(repo, tree, scope, max, &kept.read).map_err(|err| {
                 if repo.is_shallow() {
                     shallow_fatal(label)
                 } else {
@@ -506,5 +511,71 @@ fn worktree_has_manifest_changes(repo: &Repository, scope: &str) -> bool {
         }),
         // If Git cannot tell, compare with HEAD: the working tree is what the user is looking at.
         Err(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Content;
+    use std::sync::Arc;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    fn bytes<'a>(snap: &'a Snapshot, path: &str) -> &'a Arc<[u8]> {
+        match snap
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| &f.content)
+        {
+            Some(Content::Bytes { bytes, .. }) => bytes,
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+
+    /// The base revision takes the bytes of every blob the head holds too, so a pre-commit check
+    /// inflates each shared blob once, not once per revision; a changed file keeps its own bytes.
+    #[test]
+    fn a_blob_both_revisions_hold_is_read_once() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        std::fs::write(root.join("same.yaml"), "kind: A\n").expect("write");
+        std::fs::write(root.join("changed.yaml"), "kind: B\n").expect("write");
+        git(root, &["add", "."]);
+        git(root, &["commit", "-qm", "one"]);
+        std::fs::write(root.join("changed.yaml"), "kind: C\n").expect("write");
+        git(root, &["add", "."]);
+        let loaded = load(&CompareRequest {
+            path: root.to_path_buf(),
+            staged: true,
+            max_file_size: 1 << 20,
+            ..CompareRequest::default()
+        })
+        .expect("load");
+        let (base, head) = (&loaded.base, &loaded.head);
+        assert!(Arc::ptr_eq(
+            bytes(base, "same.yaml"),
+            bytes(head, "same.yaml")
+        ));
+        assert_eq!(&**bytes(base, "changed.yaml"), b"kind: B\n");
+        assert_eq!(&**bytes(head, "changed.yaml"), b"kind: C\n");
+        assert_eq!(&**bytes(base, "same.yaml"), b"kind: A\n");
     }
 }

@@ -16,6 +16,7 @@ pub fn read_tree(
     tree: Oid,
     scope: &str,
     max: u64,
+    known: &Known,
 ) -> Result<Vec<SourceFile>, git2::Error> {
     let root = repo.find_tree(tree)?;
     let entries = entries_below(repo, &root, &[], &|dir| {
@@ -23,10 +24,35 @@ pub fn read_tree(
     })?;
     let view = GitTree { repo, root };
     let (found, unread) = collect(&view, entries, scope);
-    let mut files = read_blobs(repo, found, max)?;
+    let mut files = read_blobs(repo, found, max, known)?;
     files.extend(unread);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// Contents already read in this load, by blob id: a blob's id names its bytes, so a second
+/// revision holding the same blob takes them (shared, not copied) instead of inflating it again.
+#[derive(Debug, Default)]
+pub struct Known(std::collections::HashMap<[u8; 20], Content>);
+
+impl Known {
+    /// The contents of `files` that have a blob id (bytes read, or a size over the limit).
+    pub fn of(files: &[SourceFile]) -> Self {
+        Known(
+            files
+                .iter()
+                .filter_map(|f| match &f.content {
+                    Content::Bytes { id, .. } => Some((*id, f.content.clone())),
+                    Content::TooLarge { id: Some(id), .. } => Some((*id, f.content.clone())),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    fn get(&self, id: Oid) -> Option<Content> {
+        self.0.get(&oid_bytes(&id)).cloned()
+    }
 }
 
 /// Splits entries into blobs to read (links followed) and links that cannot be followed.
@@ -205,6 +231,7 @@ fn read_blobs(
     repo: &Repository,
     found: Vec<(String, Oid, bool)>,
     max: u64,
+    known: &Known,
 ) -> Result<Vec<SourceFile>, git2::Error> {
     use rayon::prelude::*;
     const CHUNK: usize = 512;
@@ -213,7 +240,7 @@ fn read_blobs(
         return Ok(found
             .into_iter()
             .map(|(path, id, via_link)| SourceFile {
-                content: read_blob(&odb, id, max),
+                content: known.get(id).unwrap_or_else(|| read_blob(&odb, id, max)),
                 path,
                 via_link,
             })
@@ -228,7 +255,7 @@ fn read_blobs(
             Ok(chunk
                 .iter()
                 .map(|(path, id, via_link)| SourceFile {
-                    content: read_blob(&odb, *id, max),
+                    content: known.get(*id).unwrap_or_else(|| read_blob(&odb, *id, max)),
                     path: path.clone(),
                     via_link: *via_link,
                 })
@@ -267,7 +294,7 @@ pub fn read_index(
         entries: entries.clone(),
     };
     let (found, unread) = collect(&view, entries, scope);
-    let mut files = read_blobs(repo, found, max)?;
+    let mut files = read_blobs(repo, found, max, &Known::default())?;
     files.extend(unread);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)

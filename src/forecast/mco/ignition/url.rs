@@ -122,26 +122,28 @@ pub fn data_url_error(s: &str) -> Option<String> {
     let Some(rest) = s.strip_prefix("data:") else {
         return Some("missing data prefix (`data:`, lower case)".into());
     };
-    let chars: Vec<char> = rest.chars().collect();
+    // The header is ASCII where it is valid (a byte over 0x7f is an invalid character wherever
+    // it stands), so it is read byte by byte: a payload of megabytes is not copied into `char`s.
+    let chars = rest.as_bytes();
     let mut i = 0;
     let mut base64 = false;
     let err = |m: &str| Some(m.to_string());
     // Media type (optional), then parameters, then `,`.
     match chars.first() {
         None => return err("missing comma before data"),
-        Some(';') | Some(',') => {}
-        Some(&c) if is_token(c) => {
+        Some(b';') | Some(b',') => {}
+        Some(&c) if is_token(c as char) => {
             let start = i;
-            let x_token = (c == 'x' || c == 'X') && chars.get(1) == Some(&'-');
+            let x_token = (c == b'x' || c == b'X') && chars.get(1) == Some(&b'-');
             loop {
                 match chars.get(i) {
-                    Some('/') => break,
+                    Some(b'/') => break,
                     None => return err("missing media type slash"),
-                    Some(&c) if is_token(c) => i += 1,
+                    Some(&c) if is_token(c as char) => i += 1,
                     Some(_) => return err("invalid character for media type"),
                 }
             }
-            let media: String = chars[start..i].iter().collect();
+            let media = &rest[start..i];
             let known = [
                 "text",
                 "image",
@@ -159,28 +161,28 @@ pub fn data_url_error(s: &str) -> Option<String> {
             i += 1;
             loop {
                 match chars.get(i) {
-                    Some(';') | Some(',') => break,
+                    Some(b';') | Some(b',') => break,
                     None => return err("incomplete media type"),
-                    Some(&c) if is_token(c) => i += 1,
+                    Some(&c) if is_token(c as char) => i += 1,
                     Some(_) => return err("invalid character for media subtype"),
                 }
             }
         }
         Some(_) => return err("invalid character after data prefix"),
     }
-    while chars.get(i) == Some(&';') {
+    while chars.get(i) == Some(&b';') {
         i += 1;
         match chars.get(i) {
-            None | Some('=') | Some(',') => return err("unterminated parameter sequence"),
-            Some(&c) if is_token(c) => {}
+            None | Some(b'=') | Some(b',') => return err("unterminated parameter sequence"),
+            Some(&c) if is_token(c as char) => {}
             Some(_) => return err("invalid character for parameter attribute"),
         }
         let start = i;
         loop {
             match chars.get(i) {
-                Some('=') => break,
-                Some(',') => {
-                    let attr: String = chars[start..i].iter().collect();
+                Some(b'=') => break,
+                Some(b',') => {
+                    let attr = &rest[start..i];
                     if attr != "base64" {
                         return Some(format!("expected base64, got {attr}"));
                     }
@@ -188,7 +190,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
                     break;
                 }
                 None => return err("unterminated parameter sequence"),
-                Some(&c) if is_token(c) => i += 1,
+                Some(&c) if is_token(c as char) => i += 1,
                 Some(_) => return err("invalid character for parameter attribute"),
             }
         }
@@ -197,46 +199,46 @@ pub fn data_url_error(s: &str) -> Option<String> {
         }
         i += 1; // `=`
         match chars.get(i) {
-            Some('"') => {
+            Some(b'"') => {
                 i += 1;
                 let start = i;
                 loop {
                     match chars.get(i) {
                         None => return err("unclosed quoted string"),
-                        Some('\\') => match chars.get(i + 1) {
+                        Some(b'\\') => match chars.get(i + 1) {
                             None => return err("unexpected eof"),
                             Some(c) if c.is_ascii() => i += 2,
                             Some(_) => return err("invalid escaped character"),
                         },
-                        Some('"') => break,
+                        Some(b'"') => break,
                         Some(c) if c.is_ascii() => i += 1,
                         Some(_) => return err("invalid character for parameter value"),
                     }
                 }
-                let quoted: String = chars[start..i].iter().collect();
-                if let Some(e) = go_unquote_error(&quoted) {
+                let quoted = &rest[start..i];
+                if let Some(e) = go_unquote_error(quoted) {
                     return Some(e);
                 }
                 i += 1;
                 match chars.get(i) {
-                    Some(';') | Some(',') => {}
+                    Some(b';') | Some(b',') => {}
                     None => return err("missing comma before data"),
                     Some(_) => return err("expected semicolon or comma"),
                 }
             }
             None => return err("missing comma before data"),
-            Some(&c) if is_token(c) => {
+            Some(&c) if is_token(c as char) => {
                 let start = i;
                 loop {
                     match chars.get(i) {
-                        Some(';') | Some(',') => break,
+                        Some(b';') | Some(b',') => break,
                         None => return err("missing comma before data"),
-                        Some(&c) if is_token(c) => i += 1,
+                        Some(&c) if is_token(c as char) => i += 1,
                         Some(_) => return err("invalid character for parameter value"),
                     }
                 }
-                let value: String = chars[start..i].iter().collect();
-                if let Err(e) = unescape(&value) {
+                let value = &rest[start..i];
+                if let Err(e) = unescape(value) {
                     return Some(e);
                 }
             }
@@ -244,16 +246,23 @@ pub fn data_url_error(s: &str) -> Option<String> {
         }
     }
     match chars.get(i) {
-        Some(',') => i += 1,
+        Some(b',') => i += 1,
         None => return err("missing comma before data"),
         Some(_) => return err("expected semicolon or comma"),
     }
-    let data: String = chars[i..].iter().collect();
+    let data = &rest[i..];
     if base64 {
         if !data.chars().all(is_base64_char) {
             return err("invalid data character");
         }
-        let cleaned: String = data.chars().filter(|c| *c != '\n').collect();
+        let cleaned: std::borrow::Cow<'_, str> = if data.contains('\n') {
+            data.chars()
+                .filter(|c| *c != '\n')
+                .collect::<String>()
+                .into()
+        } else {
+            data.into()
+        };
         if let Err(e) = crate::parse::data_url::go_std_base64().decode(cleaned.as_bytes()) {
             return Some(format!("illegal base64 data ({e})"));
         }
@@ -261,7 +270,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
         if !data.chars().all(is_url_char) {
             return err("invalid data character");
         }
-        if let Err(e) = unescape(&data) {
+        if let Err(e) = unescape(data) {
             return Some(e);
         }
     }
@@ -397,6 +406,48 @@ mod tests {
         ] {
             let e = data_url_error(bad).unwrap_or_default();
             assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    /// The header is read byte by byte: a character outside ASCII anywhere in it is the same
+    /// error as before, and the data after the comma is judged whole.
+    #[test]
+    fn non_ascii_in_the_header_is_the_error_it_always_was() {
+        for (url, error) in [
+            ("data:té/plain,x", Some("invalid character for media type")),
+            (
+                "data:text/plaín,x",
+                Some("invalid character for media subtype"),
+            ),
+            ("data:é", Some("invalid character after data prefix")),
+            (
+                "data:;chärset=x,y",
+                Some("invalid character for parameter attribute"),
+            ),
+            (
+                "data:;charset=é,y",
+                Some("invalid character for parameter value"),
+            ),
+            (
+                "data:;charset=\"é\",y",
+                Some("invalid character for parameter value"),
+            ),
+            (
+                "data:;charset=\"a\\é\",y",
+                Some("invalid escaped character"),
+            ),
+            (
+                "data:;charset=a%zz,y",
+                Some("rfc2396: invalid char in unescape sequence"),
+            ),
+            ("data:;charset=\"a,b\",y%2C,z", None),
+            ("data:;base64,aGVs\nbG8K", None),
+            (
+                "data:;base64,aGVs\nbG8",
+                Some("illegal base64 data (Invalid padding)"),
+            ),
+        ] {
+            assert_eq!(data_url_error(url).as_deref(), error, "{url}");
         }
     }
 

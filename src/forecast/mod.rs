@@ -429,14 +429,9 @@ fn judged_through_namesakes(
 ) -> std::collections::BTreeSet<crate::inventory::ObjectId> {
     use crate::inventory::ObjectId;
     // An identity without its scope.
-    let name_of = |id: &ObjectId| {
-        (
-            id.group.clone(),
-            id.kind.clone(),
-            id.namespace.clone(),
-            id.name.clone(),
-        )
-    };
+    fn name_of(id: &ObjectId) -> (&str, &str, Option<&str>, &str) {
+        (&id.group, &id.kind, id.namespace.as_deref(), &id.name)
+    }
     // → the definitions NodePools of another unit resolved to.
     let mut resolved: std::collections::HashMap<_, Vec<&ObjectId>> = Default::default();
     for inv in [input.base, input.head] {

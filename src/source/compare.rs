@@ -56,9 +56,6 @@ pub struct Kept {
     keep: bool,
     trees: Vec<(TreeKey, Vec<SourceFile>)>,
     worktree: dir::Stamps,
-    /// The head side's contents by blob id, for the base side of the same load to take instead of
-    /// reading (and inflating) the same blob again: two revisions share nearly every file.
-    read: git::Known,
 }
 
 impl Kept {
@@ -154,7 +151,17 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
     // Head side.
     let (head, head_for_merge_base): (Snapshot, Option<Oid>) = if let Some(rev) = &req.head {
         let commit = resolve_commit(repo, rev)?;
-        let snap = tree_snapshot(repo, &commit, rev, &scope, max, kept)?;
+        let snap = tree_snapshot(
+            repo,
+            &commit,
+            rev,
+            Reading {
+                scope: &scope,
+                max,
+                shared: &[],
+            },
+            kept,
+        )?;
         (snap, Some(commit.id()))
     } else if req.staged {
         let files = git::read_index(repo, &scope, max)
@@ -199,7 +206,11 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
     };
 
     // Base side: a blob the head side holds already is not read again.
-    kept.read = git::Known::of(&head.files);
+    let read = Reading {
+        scope: &scope,
+        max,
+        shared: &head.files,
+    };
     let base = if req.no_base {
         None
     } else if let Some(rev) = &req.base {
@@ -208,8 +219,7 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
             rev,
             head_for_merge_base,
             req.merge_base,
-            &scope,
-            max,
+            read,
             kept,
         )?)
     } else if let Some(rev) = &req.head {
@@ -217,20 +227,18 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
             repo,
             &resolve_commit(repo, rev)?,
             &format!("{rev}^"),
-            &scope,
-            max,
+            read,
             kept,
         )?)
     } else {
         match &head_commit {
             None => None,
             Some(commit) if req.staged || worktree_has_manifest_changes(repo, &scope) => {
-                Some(tree_snapshot(repo, commit, "HEAD", &scope, max, kept)?)
+                Some(tree_snapshot(repo, commit, "HEAD", read, kept)?)
             }
-            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", &scope, max, kept)?),
+            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", read, kept)?),
         }
     };
-    kept.read = git::Known::default();
     let has_base = base.is_some();
     let base = base.unwrap_or_else(|| {
         Snapshot::empty(if req.no_base {
@@ -350,8 +358,7 @@ fn resolve_base(
     rev: &str,
     head: Option<Oid>,
     merge_base: bool,
-    scope: &str,
-    max: u64,
+    read: Reading<'_>,
     kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
     // `actions/checkout` clones hold no local `main`, only `origin/main`: a branch name that
@@ -394,25 +401,23 @@ fn resolve_base(
             repo,
             &base_commit,
             &format!("merge-base of {rev}"),
-            scope,
-            max,
+            read,
             kept,
         );
     }
-    tree_snapshot(repo, &commit, rev, scope, max, kept)
+    tree_snapshot(repo, &commit, rev, read, kept)
 }
 
 fn parent_snapshot(
     repo: &Repository,
     commit: &Commit<'_>,
     label: &str,
-    scope: &str,
-    max: u64,
+    read: Reading<'_>,
     kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
     match commit.parent_ids().next() {
         Some(parent) => match repo.find_commit(parent) {
-            Ok(parent) => tree_snapshot(repo, &parent, label, scope, max, kept),
+            Ok(parent) => tree_snapshot(repo, &parent, label, read, kept),
             Err(_) => Err(shallow_fatal(label)),
         },
         None if repo.is_shallow() => Err(shallow_fatal(label)),
@@ -423,14 +428,23 @@ fn parent_snapshot(
     }
 }
 
+/// How a side's tree is read: the path prefix, the size limit, and the other side's files already
+/// read, whose blobs are taken instead of inflated again (two revisions share nearly every file).
+#[derive(Clone, Copy)]
+struct Reading<'a> {
+    scope: &'a str,
+    max: u64,
+    shared: &'a [SourceFile],
+}
+
 fn tree_snapshot(
     repo: &Repository,
     commit: &Commit<'_>,
     label: &str,
-    scope: &str,
-    max: u64,
+    read: Reading<'_>,
     kept: &mut Kept,
 ) -> Result<Snapshot, Fatal> {
+    let Reading { scope, max, shared } = read;
     let tree = commit.tree_id();
     let key: TreeKey = (tree, scope.to_string(), max);
     let files = match kept.trees.iter().position(|(k, _)| *k == key) {
@@ -441,7 +455,8 @@ fn tree_snapshot(
             files
         }
         None => {
-            let files = git::read_tree(repo, tree, scope, max, &kept.read).map_err(|err| {
+            let known = git::Known::of(shared);
+            let files = git::read_tree(repo, tree, scope, max, &known).map_err(|err| {
                 if repo.is_shallow() {
                     shallow_fatal(label)
                 } else {

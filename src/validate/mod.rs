@@ -414,6 +414,10 @@ struct Target<'a> {
     partial: bool,
     /// The parses `root` and `base` are in.
     pins: Pins,
+    /// For a document embedded in a ConfigMap: which payload of the object and which document of
+    /// it. The content key names a document by its range, and an approximately located payload
+    /// puts every range at its start.
+    embedded: Option<(usize, usize)>,
 }
 
 fn targets_of<'a>(
@@ -434,10 +438,11 @@ fn targets_of<'a>(
         base: base_object.map(|b| (b.path.as_str(), b.root())),
         partial,
         pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
+        embedded: None,
     }];
     let namespace = object.id.namespace.clone().unwrap_or_default();
-    for embedded in &object.parsed().embedded {
-        for doc in &embedded.docs {
+    for (payload, embedded) in object.parsed().embedded.iter().enumerate() {
+        for (index, doc) in embedded.docs.iter().enumerate() {
             let root = &doc.doc.root;
             let Some(id) = identity(root) else { continue };
             let Some((api_version, _)) = type_meta(root) else {
@@ -464,6 +469,7 @@ fn targets_of<'a>(
                 base: old,
                 partial,
                 pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
+                embedded: Some((payload, index)),
             });
         }
     }
@@ -538,9 +544,9 @@ impl Target<'_> {
         let at = |file: &ParsedFile, root: &Node| {
             Some((file.blob?, root.span.start.offset, root.span.end.offset))
         };
-        let own = at(&self.pins.0, self.root)?;
+        let own = (at(&self.pins.0, self.root)?, self.embedded);
         let base = match (self.base.filter(|_| transition), &self.pins.1) {
-            _ if as_update => Some(own),
+            _ if as_update => Some(own.0),
             (Some((_, root)), Some(file)) => Some(at(file, root)?),
             (Some(_), None) => return None,
             (None, _) => None,
@@ -578,6 +584,7 @@ fn patch_targets<'a>(file: &'a FileEntry, sets: &feature_set::Resolver) -> Vec<T
                 base: None,
                 partial: true,
                 pins: (file.parsed.clone(), None),
+                embedded: None,
             })
         })
         .collect()

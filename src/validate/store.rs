@@ -36,7 +36,7 @@ use sha2::{Digest, Sha256};
 use super::ObjectResult;
 
 /// The format of a file; part of its name and its header, so a new format never reads an old one.
-const FORMAT: &str = "nodecast-validation-cache/2";
+const FORMAT: &str = "nodecast-validation-cache/3";
 
 /// Most result files kept (one per set of schemas and settings a repository was checked with).
 pub const MAX_FILES: usize = 16;

@@ -49,7 +49,7 @@ fn kube_compare_references(files: &[FileEntry]) -> Vec<String> {
         .filter(|f| f.path == "metadata.yaml" || f.path.ends_with("/metadata.yaml"))
         .filter(|f| {
             f.parsed.docs.first().is_some_and(|d| {
-                let root = &d.doc.root;
+                let root = d.doc.root();
                 root.get("parts").is_some() && root.get("kind").is_none()
             })
         })
@@ -64,23 +64,23 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     if is_kustomization_path(&f.path) {
         return Role::Manifest;
     }
-    let docs: Vec<&Node> = f.parsed.docs.iter().map(|d| &d.doc.root).collect();
+    let docs: Vec<Node<'_>> = f.parsed.docs.iter().map(|d| d.doc.root()).collect();
     if let Some(why) = foreign_by_content(&docs) {
         return Role::Foreign(why);
     }
     // A PolicyGenerator stays an object even where a kustomization lists it as a generator: a
     // change to it (remediation, compliance type, patches) changes what its Policies do, and the
     // diff must see it.
-    if docs.iter().any(|d| kustomization::is_policy_generator(d)) {
+    if docs.iter().any(|d| kustomization::is_policy_generator(*d)) {
         return Role::Manifest;
     }
-    if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(d)) {
+    if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(*d)) {
         return Role::Partial(Partial::KustomizeInput);
     }
     if generated.contains(&f.path) {
         return Role::Partial(Partial::GeneratorManifest);
     }
-    if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(d)) {
+    if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(*d)) {
         return Role::Partial(Partial::HivePatch);
     }
     if kustomize.folders.contains(dir_of(&f.path)) && !kustomize.referenced.contains(&f.path) {
@@ -151,7 +151,7 @@ fn foreign_by_path(path: &str) -> Option<&'static str> {
 }
 
 /// Files whose documents follow another tool's format, recognised by their keys.
-fn foreign_by_content(docs: &[&Node]) -> Option<&'static str> {
+fn foreign_by_content(docs: &[Node<'_>]) -> Option<&'static str> {
     let first = docs.first()?;
     let api = first.get("apiVersion").and_then(Node::as_str);
     let kind = first.get("kind").and_then(Node::as_str);
@@ -176,12 +176,12 @@ fn foreign_by_content(docs: &[&Node]) -> Option<&'static str> {
 }
 
 /// A Kustomize built-in plugin configuration (`apiVersion: builtin`).
-fn is_builtin_config(doc: &Node) -> bool {
+fn is_builtin_config(doc: Node<'_>) -> bool {
     type_meta(doc).is_some_and(|(api, _)| api == "builtin")
 }
 
 /// A Hive SyncSet patch entry: target identity at the top level, a `patch` body, no metadata.
-fn is_hive_patch_entry(doc: &Node) -> bool {
+fn is_hive_patch_entry(doc: Node<'_>) -> bool {
     type_meta(doc).is_some()
         && doc.get("metadata").is_none()
         && doc.get("name").is_some()
@@ -208,7 +208,7 @@ fn kustomize_files(files: &[FileEntry]) -> Kustomize {
         let Some(doc) = f.parsed.docs.first() else {
             continue;
         };
-        let refs = kustomization::refs(&doc.doc.root);
+        let refs = kustomization::refs(doc.doc.root());
         for r in refs.inputs.iter().chain(&refs.files).chain(&refs.plugins) {
             if let Some(path) = join(dir, &r.text) {
                 let only_input = !matches!(
@@ -233,8 +233,8 @@ fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
             f.parsed
                 .docs
                 .iter()
-                .filter(|d| kustomization::is_policy_generator(&d.doc.root))
-                .flat_map(|d| kustomization::policy_generator_manifests(&d.doc.root, &f.path))
+                .filter(|d| kustomization::is_policy_generator(d.doc.root()))
+                .flat_map(|d| kustomization::policy_generator_manifests(d.doc.root(), &f.path))
         })
         .collect();
     if listed.is_empty() {

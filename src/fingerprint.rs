@@ -66,8 +66,8 @@ pub fn of(d: &Diagnostic, base: &[FileEntry], head: &[FileEntry]) -> String {
 
 /// `Kind/namespace/name` of the document at `offset`, when it names itself.
 fn object_at(docs: &[ParsedDoc], offset: usize) -> Option<String> {
-    let doc = docs.iter().find(|d| contains(&d.doc.root, offset))?;
-    let root = &doc.doc.root;
+    let doc = docs.iter().find(|d| contains(d.doc.root(), offset))?;
+    let root = doc.doc.root();
     let kind = root.get("kind")?.key_text()?;
     let meta = root.get("metadata")?;
     let name = meta.get("name")?.key_text()?;
@@ -81,16 +81,16 @@ fn object_at(docs: &[ParsedDoc], offset: usize) -> Option<String> {
 /// `/data/KEY[N]/…`); the object identity, not the document's position, tells documents apart.
 pub fn field_path(docs: &[ParsedDoc], offset: usize) -> Option<String> {
     for doc in docs {
-        let root = &doc.doc.root;
+        let root = doc.doc.root();
         if !contains(root, offset) {
             continue;
         }
         for emb in &doc.embedded {
             if emb.value_span.start.offset <= offset && offset < emb.value_span.end.offset {
                 for (j, inner) in emb.docs.iter().enumerate() {
-                    if contains(&inner.doc.root, offset) {
+                    if contains(inner.doc.root(), offset) {
                         let mut p = format!("/data/{}[{j}]", emb.key);
-                        descend(&inner.doc.root, offset, &mut p);
+                        descend(inner.doc.root(), offset, &mut p);
                         return Some(p);
                     }
                 }
@@ -103,20 +103,20 @@ pub fn field_path(docs: &[ParsedDoc], offset: usize) -> Option<String> {
     None
 }
 
-fn contains(n: &Node, offset: usize) -> bool {
-    n.span.start.offset <= offset && offset < n.span.end.offset.max(n.span.start.offset + 1)
+fn contains(n: Node<'_>, offset: usize) -> bool {
+    n.span().start.offset <= offset && offset < n.span().end.offset.max(n.span().start.offset + 1)
 }
 
-fn descend(node: &Node, offset: usize, path: &mut String) {
-    match &node.kind {
+fn descend(node: Node<'_>, offset: usize, path: &mut String) {
+    match node.kind() {
         NodeKind::Map(entries) => {
             for e in entries {
-                let in_key = contains(&e.key, offset);
-                if in_key || contains(&e.value, offset) {
+                let in_key = contains(e.key, offset);
+                if in_key || contains(e.value, offset) {
                     path.push('/');
                     path.push_str(&escape(e.key.key_text().unwrap_or("?")));
                     if !in_key {
-                        descend(&e.value, offset, path);
+                        descend(e.value, offset, path);
                     }
                     return;
                 }

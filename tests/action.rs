@@ -10,14 +10,15 @@ use std::process::Command;
 use common::{hosted_cluster, node_pool, project_root, Repo};
 use nodecast_yaml::{Node, NodeKind};
 
-fn action() -> Node {
+/// The root of action.yml (the document is kept for the rest of the test run).
+fn action() -> Node<'static> {
     let text = std::fs::read_to_string(project_root().join("action.yml")).expect("action.yml");
-    let parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
+    let mut parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
-    parsed.documents[0].root.clone()
+    Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
 }
 
-fn text(n: Option<&Node>) -> String {
+fn text(n: Option<Node<'_>>) -> String {
     n.and_then(Node::key_text).unwrap_or_default().to_string()
 }
 
@@ -76,7 +77,7 @@ fn action_metadata_follows_the_rules() {
         }
         if let Some(env) = step.get("env").and_then(Node::as_map) {
             for e in env {
-                if let NodeKind::Scalar { text, .. } = &e.value.kind {
+                if let NodeKind::Scalar { text, .. } = &e.value.kind() {
                     assert!(text.starts_with("${{"), "{text}");
                 }
             }

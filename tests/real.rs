@@ -231,9 +231,9 @@ fn overlay_labels_give_the_rendered_machine_config_its_pool_role() {
             (
                 o.origin.group(),
                 label.as_str().unwrap_or_default().to_string(),
-                o.path_at(label.span).to_string(),
-                label.span.start.line,
-                label.span.start.col,
+                o.path_at(label.span()).to_string(),
+                label.span().start.line,
+                label.span().start.col,
             )
         })
         .collect();

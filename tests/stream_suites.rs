@@ -166,19 +166,19 @@ fn with_name(text: &str) -> String {
 /// The 1-based line of the key at `pointer` (or its deepest existing ancestor) in `text`.
 fn line_of(text: &str, pointer: &str) -> u32 {
     let parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
-    let root = &parsed.documents[0].root;
+    let root = parsed.documents[0].root();
     let mut node = root;
-    let mut line = root.span.start.line;
+    let mut line = root.span().start.line;
     for key in pointer.split('/').skip(1) {
         if let Some(e) = node.entry(key) {
-            line = e.key.span.start.line;
-            node = &e.value;
+            line = e.key.span().start.line;
+            node = e.value;
         } else if let Some(item) = key
             .parse::<usize>()
             .ok()
             .and_then(|i| node.as_seq()?.get(i))
         {
-            line = item.span.start.line;
+            line = item.span().start.line;
             node = item;
         } else {
             break;
@@ -214,7 +214,7 @@ fn cases() -> Vec<Case> {
         let text =
             std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
-        let suite: Value = parsed.documents[0].root.to_json();
+        let suite: Value = parsed.documents[0].root().to_json();
         let name = file
             .file_name()
             .and_then(|n| n.to_str())

@@ -18,7 +18,7 @@ fn yaml_json(text: &str) -> Value {
     parsed
         .documents
         .first()
-        .map(|d| d.root.to_json())
+        .map(|d| d.root().to_json())
         .unwrap_or(Value::Null)
 }
 

@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         pointer,
     };
     for doc in &parsed.documents {
-        let config = doc.root.path(&["spec", "config"]).unwrap_or(&doc.root);
+        let config = doc.root().path(&["spec", "config"]).unwrap_or(doc.root());
         for invalid in nodecast::forecast::mco::ignition::validate(config, &at) {
             assert!(invalid.src.pointer.starts_with("/spec/config"));
             assert!(!invalid.message.is_empty());

@@ -10,8 +10,8 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
     for doc in &parsed.documents {
-        let r = refs(&doc.root);
-        let _ = is_builtin_plugin(&doc.root);
+        let r = refs(doc.root());
+        let _ = is_builtin_plugin(doc.root());
         for reference in r.inputs.iter().chain(&r.files).chain(&r.plugins) {
             let remote = is_remote(&reference.text);
             if is_git_url(&reference.text) {

@@ -9,16 +9,16 @@ fn check(src: &str, s: Span) {
     assert!(src.is_char_boundary(s.start.offset) && src.is_char_boundary(s.end.offset));
 }
 
-fn scalars<'a>(root: &'a Node, out: &mut Vec<&'a Node>) {
+fn scalars<'a>(root: Node<'a>, out: &mut Vec<Node<'a>>) {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        match &n.kind {
+        match n.kind() {
             NodeKind::Scalar { .. } => out.push(n),
             NodeKind::Seq(items) => stack.extend(items),
             NodeKind::Map(entries) => {
                 for e in entries {
-                    stack.push(&e.key);
-                    stack.push(&e.value);
+                    stack.push(e.key);
+                    stack.push(e.value);
                 }
             }
         }
@@ -32,13 +32,13 @@ fuzz_target!(|data: &[u8]| {
     let mut found = Vec::new();
     for d in &parsed.documents {
         check(&src, d.span);
-        scalars(&d.root, &mut found);
+        scalars(d.root(), &mut found);
     }
     for p in &parsed.problems {
         check(&src, p.span);
     }
     for scalar in found.into_iter().take(8) {
-        check(&src, scalar.span);
+        check(&src, scalar.span());
         let map = scalar_source_map(&src, scalar);
         assert!(map.offsets.iter().all(|&o| o <= src.len()));
         let inner = parse_embedded(&src, scalar, &opts);

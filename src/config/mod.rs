@@ -241,13 +241,13 @@ pub fn parse(text: &str, path: &str, known: &[&'static Code]) -> Config {
         cfg.diagnostics = v.out;
         return cfg;
     };
-    let Some(entries) = doc.root.as_map() else {
-        if !doc.root.is_null() {
+    let Some(entries) = doc.root().as_map() else {
+        if !doc.root().is_null() {
             v.invalid(
-                doc.root.span,
+                doc.root().span(),
                 format!(
                     "the configuration must be a mapping, not a {}",
-                    doc.root.type_name()
+                    doc.root().type_name()
                 ),
                 "write `key: value` lines, e.g. `fail-on: warning`",
             );
@@ -259,10 +259,10 @@ pub fn parse(text: &str, path: &str, known: &[&'static Code]) -> Config {
         let key = e.key.key_text().unwrap_or_default();
         let value = &e.value;
         match key {
-            "include" => cfg.include = v.globs(value),
-            "exclude" => cfg.exclude = v.globs(value),
+            "include" => cfg.include = v.globs(*value),
+            "exclude" => cfg.exclude = v.globs(*value),
             "rules" => {
-                if let Some(levels) = v.levels(value) {
+                if let Some(levels) = v.levels(*value) {
                     cfg.levels.insert(
                         0,
                         LevelSet {
@@ -273,29 +273,29 @@ pub fn parse(text: &str, path: &str, known: &[&'static Code]) -> Config {
                 }
             }
             "overrides" => {
-                for item in v.seq(value) {
+                for item in v.seq(*value) {
                     if let Some(set) = v.override_entry(item) {
                         cfg.levels.push(set);
                     }
                 }
             }
             "fail-on" => {
-                cfg.fail_on = v.severity(value, false).and_then(|l| match l {
+                cfg.fail_on = v.severity(*value, false).and_then(|l| match l {
                     Level::Severity(s) => Some(s),
                     Level::Off => None,
                 })
             }
-            "cluster-roots" => cfg.cluster_roots = v.strings(value),
-            "assume-nodes" => cfg.assume_nodes = v.counts(value),
-            "require-ack" => cfg.require_ack = v.boolean(value).unwrap_or(false),
-            "baseline" => cfg.baseline = v.string(value),
+            "cluster-roots" => cfg.cluster_roots = v.strings(*value),
+            "assume-nodes" => cfg.assume_nodes = v.counts(*value),
+            "require-ack" => cfg.require_ack = v.boolean(*value).unwrap_or(false),
+            "baseline" => cfg.baseline = v.string(*value),
             "report" => {
-                cfg.report_all = match v.string(value).as_deref() {
+                cfg.report_all = match v.string(*value).as_deref() {
                     Some("all") => true,
                     Some("new") | None => false,
                     Some(other) => {
                         v.invalid(
-                            value.span,
+                            value.span(),
                             format!("`report: {other}` is not `new` or `all`"),
                             "use `new` (only findings the change introduces, the default) or `all`",
                         );
@@ -304,11 +304,11 @@ pub fn parse(text: &str, path: &str, known: &[&'static Code]) -> Config {
                 }
             }
             "platform" => {
-                cfg.platform = v.string(value).filter(|p| {
+                cfg.platform = v.string(*value).filter(|p| {
                     let known = PLATFORMS.contains(&p.as_str());
                     if !known {
                         v.invalid(
-                            value.span,
+                            value.span(),
                             format!("`{p}` is not an Infrastructure platform type"),
                             &format!("use one of: {}", PLATFORMS.join(", ")),
                         );
@@ -316,8 +316,8 @@ pub fn parse(text: &str, path: &str, known: &[&'static Code]) -> Config {
                     known
                 })
             }
-            "redact" => cfg.redact = v.redact(value),
-            other => v.unknown_key(&e.key, other, &KEYS),
+            "redact" => cfg.redact = v.redact(*value),
+            other => v.unknown_key(e.key, other, &KEYS),
         }
     }
     cfg.diagnostics = v.out;
@@ -351,7 +351,7 @@ impl Validator<'_> {
         self.push(&codes::C102, span, message, help.to_string());
     }
 
-    fn unknown_key(&mut self, key: &Node, name: &str, valid: &[&str]) {
+    fn unknown_key(&mut self, key: Node<'_>, name: &str, valid: &[&str]) {
         let closest = crate::text::closest(name, valid.iter().copied());
         let help = match closest {
             Some(c) => format!("did you mean `{c}`?"),
@@ -359,11 +359,11 @@ impl Validator<'_> {
         };
         self.push(
             &codes::C101,
-            key.span,
+            key.span(),
             format!("unknown configuration key `{name}` is ignored"),
             help,
         );
-        self.suggest(closest, key.span);
+        self.suggest(closest, key.span());
     }
 
     /// Attaches "use the suggested name" to the finding just made.
@@ -373,12 +373,12 @@ impl Validator<'_> {
         }
     }
 
-    fn string(&mut self, n: &Node) -> Option<String> {
-        match &n.kind {
+    fn string(&mut self, n: Node<'_>) -> Option<String> {
+        match n.kind() {
             NodeKind::Scalar { text, .. } if !n.is_null() => Some(text.to_string()),
             _ => {
                 self.invalid(
-                    n.span,
+                    n.span(),
                     format!("expected a string, found a {}", n.type_name()),
                     "write a single value",
                 );
@@ -387,30 +387,30 @@ impl Validator<'_> {
         }
     }
 
-    fn seq<'n>(&mut self, n: &'n Node) -> &'n [Node] {
+    fn seq<'n>(&mut self, n: Node<'n>) -> nodecast_yaml::Seq<'n> {
         match n.as_seq() {
             Some(items) => items,
             None => {
                 self.invalid(
-                    n.span,
+                    n.span(),
                     format!("expected a list, found a {}", n.type_name()),
                     "write a YAML list, e.g. `[\"clusters/**\"]`",
                 );
-                &[]
+                Default::default()
             }
         }
     }
 
-    fn strings(&mut self, n: &Node) -> Vec<String> {
+    fn strings(&mut self, n: Node<'_>) -> Vec<String> {
         let items = self.seq(n);
         items.iter().filter_map(|i| self.string(i)).collect()
     }
 
-    fn redact(&mut self, n: &Node) -> crate::redact::Extra {
+    fn redact(&mut self, n: Node<'_>) -> crate::redact::Extra {
         let mut extra = crate::redact::Extra::default();
         let Some(entries) = n.as_map() else {
             self.invalid(
-                n.span,
+                n.span(),
                 format!("expected a mapping with `fields` and `files`, found a {}", n.type_name()),
                 "write e.g. `redact: {fields: [\"ConfigMap/data/token\"], files: [\"/etc/app/*.conf\"]}`",
             );
@@ -419,19 +419,19 @@ impl Validator<'_> {
         for e in entries {
             match e.key.key_text().unwrap_or_default() {
                 // Field paths and Ignition paths contain `/`: `*` stays inside one segment.
-                "fields" => extra.fields = self.globs_with(&e.value, true),
-                "files" => extra.files = self.globs_with(&e.value, true),
-                other => self.unknown_key(&e.key, other, &REDACT_KEYS),
+                "fields" => extra.fields = self.globs_with(e.value, true),
+                "files" => extra.files = self.globs_with(e.value, true),
+                other => self.unknown_key(e.key, other, &REDACT_KEYS),
             }
         }
         extra
     }
 
-    fn globs(&mut self, n: &Node) -> Option<GlobSet> {
+    fn globs(&mut self, n: Node<'_>) -> Option<GlobSet> {
         self.globs_with(n, false)
     }
 
-    fn globs_with(&mut self, n: &Node, literal_separator: bool) -> Option<GlobSet> {
+    fn globs_with(&mut self, n: Node<'_>, literal_separator: bool) -> Option<GlobSet> {
         let mut builder = GlobSetBuilder::new();
         let mut any = false;
         for item in self.seq(n) {
@@ -447,7 +447,7 @@ impl Validator<'_> {
                     any = true;
                 }
                 Err(e) => self.invalid(
-                    item.span,
+                    item.span(),
                     format!("`{text}` is not a valid glob: {}", e.kind()),
                     "write globs like `clusters/**/*.yaml`",
                 ),
@@ -459,13 +459,13 @@ impl Validator<'_> {
         builder.build().ok()
     }
 
-    fn boolean(&mut self, n: &Node) -> Option<bool> {
+    fn boolean(&mut self, n: Node<'_>) -> Option<bool> {
         match n.key_text().map(str::to_ascii_lowercase).as_deref() {
             Some("true") => Some(true),
             Some("false") => Some(false),
             _ => {
                 self.invalid(
-                    n.span,
+                    n.span(),
                     "expected `true` or `false`".into(),
                     "write `true` or `false`",
                 );
@@ -474,9 +474,9 @@ impl Validator<'_> {
         }
     }
 
-    fn severity(&mut self, n: &Node, allow_off: bool) -> Option<Level> {
-        let text = match &n.kind {
-            NodeKind::Scalar { text, .. } => text.as_str().to_ascii_lowercase(),
+    fn severity(&mut self, n: Node<'_>, allow_off: bool) -> Option<Level> {
+        let text = match n.kind() {
+            NodeKind::Scalar { text, .. } => text.to_ascii_lowercase(),
             _ => String::new(),
         };
         match text.as_str() {
@@ -491,7 +491,7 @@ impl Validator<'_> {
                     "info, warning or error"
                 };
                 self.invalid(
-                    n.span,
+                    n.span(),
                     format!("`{text}` is not a level; expected {valid}"),
                     &format!("write one of {valid}"),
                 );
@@ -500,10 +500,10 @@ impl Validator<'_> {
         }
     }
 
-    fn levels(&mut self, n: &Node) -> Option<BTreeMap<String, Level>> {
+    fn levels(&mut self, n: Node<'_>) -> Option<BTreeMap<String, Level>> {
         let Some(entries) = n.as_map() else {
             self.invalid(
-                n.span,
+                n.span(),
                 format!(
                     "expected a mapping of rule codes, found a {}",
                     n.type_name()
@@ -528,24 +528,24 @@ impl Validator<'_> {
                 };
                 self.push(
                     &codes::C102,
-                    e.key.span,
+                    e.key.span(),
                     format!("`{code}` is not a rule code; its level is ignored"),
                     help,
                 );
-                self.suggest(closest, e.key.span);
+                self.suggest(closest, e.key.span());
                 continue;
             };
-            if let Some(level) = self.severity(&e.value, true) {
+            if let Some(level) = self.severity(e.value, true) {
                 out.insert(rule.code.to_string(), level);
             }
         }
         Some(out)
     }
 
-    fn override_entry(&mut self, n: &Node) -> Option<LevelSet> {
+    fn override_entry(&mut self, n: Node<'_>) -> Option<LevelSet> {
         let Some(entries) = n.as_map() else {
             self.invalid(
-                n.span,
+                n.span(),
                 format!(
                     "expected a mapping with `paths` and `rules`, found a {}",
                     n.type_name()
@@ -558,14 +558,14 @@ impl Validator<'_> {
         let mut levels = None;
         for e in entries {
             match e.key.key_text().unwrap_or_default() {
-                "paths" => paths = self.globs(&e.value),
-                "rules" => levels = self.levels(&e.value),
-                other => self.unknown_key(&e.key, other, &OVERRIDE_KEYS),
+                "paths" => paths = self.globs(e.value),
+                "rules" => levels = self.levels(e.value),
+                other => self.unknown_key(e.key, other, &OVERRIDE_KEYS),
             }
         }
         let Some(paths) = paths else {
             self.invalid(
-                n.span,
+                n.span(),
                 "an override without `paths` applies to nothing".into(),
                 "add `paths: [\"GLOB\"]`",
             );
@@ -577,11 +577,11 @@ impl Validator<'_> {
         })
     }
 
-    fn counts(&mut self, n: &Node) -> BTreeMap<String, u32> {
+    fn counts(&mut self, n: Node<'_>) -> BTreeMap<String, u32> {
         let mut out = BTreeMap::new();
         let Some(entries) = n.as_map() else {
             self.invalid(
-                n.span,
+                n.span(),
                 format!(
                     "expected a mapping of pool to node count, found a {}",
                     n.type_name()
@@ -597,7 +597,7 @@ impl Validator<'_> {
                     out.insert(pool, count);
                 }
                 None => self.invalid(
-                    e.value.span,
+                    e.value.span(),
                     format!("the node count of `{pool}` must be a whole number"),
                     "write e.g. `worker: 6`",
                 ),

@@ -8,8 +8,8 @@ use crate::inventory::Object;
 use crate::parse::{data_url, Embedded};
 
 /// Semantic equality as the API server sees it: key order, quoting and formatting do not matter.
-pub fn same_value(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
+pub fn same_value(a: Node<'_>, b: Node<'_>) -> bool {
+    match (a.kind(), b.kind()) {
         (
             NodeKind::Scalar {
                 text: ta,
@@ -28,7 +28,7 @@ pub fn same_value(a: &Node, b: &Node) -> bool {
             (Scalar::Int(x), Scalar::Int(y)) => x == y,
             (Scalar::Float(x), Scalar::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
             (Scalar::Int(i), Scalar::Float(f)) | (Scalar::Float(f), Scalar::Int(i)) => {
-                *i as f64 == *f
+                i as f64 == f
             }
             _ => false,
         },
@@ -41,7 +41,7 @@ pub fn same_value(a: &Node, b: &Node) -> bool {
                     e.key
                         .key_text()
                         .and_then(|k| b.get(k))
-                        .is_some_and(|v| same_value(&e.value, v))
+                        .is_some_and(|v| same_value(e.value, v))
                 })
         }
         _ => false,
@@ -84,16 +84,16 @@ fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn entry_span(key: &Node, value: &Node) -> Span {
+fn entry_span(key: Node<'_>, value: Node<'_>) -> Span {
     Span {
-        start: key.span.start,
-        end: value.span.end.max(key.span.end),
+        start: key.span().start,
+        end: value.span().end.max(key.span().end),
     }
 }
 
 /// A short rendering of a value for messages.
-pub fn short(node: &Node) -> String {
-    let s = match &node.kind {
+pub fn short(node: Node<'_>) -> String {
+    let s = match node.kind() {
         NodeKind::Scalar { text, value, .. } => match value {
             Scalar::Str => {
                 let first = text.lines().next().unwrap_or_default();
@@ -122,8 +122,8 @@ pub fn short(node: &Node) -> String {
 }
 
 /// A value in YAML flow style, `depth` levels deep (deeper structures as `{…}` / `[…]`).
-fn flow(node: &Node, depth: usize) -> String {
-    match &node.kind {
+fn flow(node: Node<'_>, depth: usize) -> String {
+    match node.kind() {
         NodeKind::Scalar { text, value, .. } => match value {
             Scalar::Str
                 if text.is_empty()
@@ -153,7 +153,7 @@ fn flow(node: &Node, depth: usize) -> String {
                 .map(|e| format!(
                     "{}: {}",
                     e.key.key_text().unwrap_or("?"),
-                    flow(&e.value, depth - 1)
+                    flow(e.value, depth - 1)
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -161,11 +161,11 @@ fn flow(node: &Node, depth: usize) -> String {
     }
 }
 
-fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<FieldChange>) {
+fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: Node<'_>, h: Node<'_>, out: &mut Vec<FieldChange>) {
     if same_value(b, h) {
         return;
     }
-    match (&b.kind, &h.kind) {
+    match (b.kind(), h.kind()) {
         (NodeKind::Map(be), NodeKind::Map(he)) => {
             for e in he {
                 let Some(key) = e.key.key_text() else {
@@ -173,13 +173,13 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
                 };
                 let sub = format!("{path}/{}", escape(key));
                 match b.entry(key) {
-                    Some(old) => diff_nodes(ctx, &sub, &old.value, &e.value, out),
+                    Some(old) => diff_nodes(ctx, &sub, old.value, e.value, out),
                     None => out.push(FieldChange {
                         path: sub,
-                        base: Some(ctx.base_loc(b.span)),
-                        head: Some(ctx.head_loc(entry_span(&e.key, &e.value))),
+                        base: Some(ctx.base_loc(b.span())),
+                        head: Some(ctx.head_loc(entry_span(e.key, e.value))),
                         before: None,
-                        after: Some(short(&e.value)),
+                        after: Some(short(e.value)),
                         text_diff: None,
                     }),
                 }
@@ -191,9 +191,9 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
                 if h.entry(key).is_none() {
                     out.push(FieldChange {
                         path: format!("{path}/{}", escape(key)),
-                        base: Some(ctx.base_loc(entry_span(&e.key, &e.value))),
-                        head: Some(ctx.head_loc(h.span)),
-                        before: Some(short(&e.value)),
+                        base: Some(ctx.base_loc(entry_span(e.key, e.value))),
+                        head: Some(ctx.head_loc(h.span())),
+                        before: Some(short(e.value)),
                         after: None,
                         text_diff: None,
                     });
@@ -207,8 +207,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             for (i, y) in hi.iter().enumerate().skip(bi.len()) {
                 out.push(FieldChange {
                     path: format!("{path}/{i}"),
-                    base: Some(ctx.base_loc(b.span)),
-                    head: Some(ctx.head_loc(y.span)),
+                    base: Some(ctx.base_loc(b.span())),
+                    head: Some(ctx.head_loc(y.span())),
                     before: None,
                     after: Some(short(y)),
                     text_diff: None,
@@ -217,8 +217,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             for (i, x) in bi.iter().enumerate().skip(hi.len()) {
                 out.push(FieldChange {
                     path: format!("{path}/{i}"),
-                    base: Some(ctx.base_loc(x.span)),
-                    head: Some(ctx.head_loc(h.span)),
+                    base: Some(ctx.base_loc(x.span())),
+                    head: Some(ctx.head_loc(h.span())),
                     before: Some(short(x)),
                     after: None,
                     text_diff: None,
@@ -238,8 +238,8 @@ fn diff_nodes(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Field
             };
             out.push(FieldChange {
                 path: path.to_string(),
-                base: Some(ctx.base_loc(b.span)),
-                head: Some(ctx.head_loc(h.span)),
+                base: Some(ctx.base_loc(b.span())),
+                head: Some(ctx.head_loc(h.span())),
                 before: Some(short(b)),
                 after: Some(short(h)),
                 text_diff,
@@ -258,10 +258,10 @@ fn decoded_text(url: &str) -> Option<String> {
     }
 }
 
-fn all_scalars(items: &[Node]) -> bool {
+fn all_scalars(items: nodecast_yaml::Seq<'_>) -> bool {
     items
         .iter()
-        .all(|n| matches!(n.kind, NodeKind::Scalar { .. }))
+        .all(|n| matches!(n.kind(), NodeKind::Scalar { .. }))
 }
 
 fn unified(a: &str, b: &str) -> String {
@@ -274,33 +274,33 @@ fn unified(a: &str, b: &str) -> String {
 
 /// When the changed value is a ConfigMap payload parsed into documents on both sides, also report
 /// which fields of which embedded object changed (`/data/config[MachineConfig 50-foo]/spec/…`).
-fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<FieldChange>) {
+fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: Node<'_>, h: Node<'_>, out: &mut Vec<FieldChange>) {
     let find = |list: &'_ [Embedded], span: Span| list.iter().position(|e| e.value_span == span);
     let (Some(bi), Some(hi)) = (
-        find(ctx.base_embedded, b.span),
-        find(ctx.head_embedded, h.span),
+        find(ctx.base_embedded, b.span()),
+        find(ctx.head_embedded, h.span()),
     ) else {
         return;
     };
     let (be, he) = (&ctx.base_embedded[bi], &ctx.head_embedded[hi]);
-    let label = |n: &Node, i: usize| -> String {
+    let label = |n: Node<'_>, i: usize| -> String {
         let kind = n.get("kind").and_then(Node::as_str).unwrap_or("document");
         match n.path(&["metadata", "name"]).and_then(Node::as_str) {
             Some(name) => format!("{kind} {name}"),
             None => format!("{kind} #{i}"),
         }
     };
-    let base_docs: Vec<(String, &Node)> = be
+    let base_docs: Vec<(String, Node<'_>)> = be
         .docs
         .iter()
         .enumerate()
-        .map(|(i, d)| (label(&d.doc.root, i), &d.doc.root))
+        .map(|(i, d)| (label(d.doc.root(), i), d.doc.root()))
         .collect();
-    let head_docs: Vec<(String, &Node)> = he
+    let head_docs: Vec<(String, Node<'_>)> = he
         .docs
         .iter()
         .enumerate()
-        .map(|(i, d)| (label(&d.doc.root, i), &d.doc.root))
+        .map(|(i, d)| (label(d.doc.root(), i), d.doc.root()))
         .collect();
     let inner = Ctx {
         base: ctx.base,
@@ -311,11 +311,11 @@ fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Fi
     for (name, hn) in &head_docs {
         let sub = format!("{path}[{name}]");
         match base_docs.iter().find(|(n, _)| n == name) {
-            Some((_, bn)) => diff_nodes(&inner, &sub, bn, hn, out),
+            Some((_, bn)) => diff_nodes(&inner, &sub, *bn, *hn, out),
             None => out.push(FieldChange {
                 path: sub,
-                base: Some(ctx.base_loc(b.span)),
-                head: Some(ctx.head_loc(hn.span)),
+                base: Some(ctx.base_loc(b.span())),
+                head: Some(ctx.head_loc(hn.span())),
                 before: None,
                 after: Some(name.clone()),
                 text_diff: None,
@@ -326,8 +326,8 @@ fn diff_embedded(ctx: &Ctx<'_>, path: &str, b: &Node, h: &Node, out: &mut Vec<Fi
         if !head_docs.iter().any(|(n, _)| n == name) {
             out.push(FieldChange {
                 path: format!("{path}[{name}]"),
-                base: Some(ctx.base_loc(bn.span)),
-                head: Some(ctx.head_loc(h.span)),
+                base: Some(ctx.base_loc(bn.span())),
+                head: Some(ctx.head_loc(h.span())),
                 before: Some(name.clone()),
                 after: None,
                 text_diff: None,

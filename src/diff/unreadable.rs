@@ -48,15 +48,15 @@ impl UnreadableChange {
 /// Every `name` a HostedCluster's spec refers to (pull secret, SSH key, trust bundles, …), with
 /// the HostedCluster's namespace.
 fn hosted_cluster_names(base: &Inventory, head: &Inventory) -> BTreeSet<(String, String)> {
-    fn walk(n: &nodecast_yaml::Node, ns: &str, out: &mut BTreeSet<(String, String)>) {
-        match &n.kind {
+    fn walk(n: nodecast_yaml::Node<'_>, ns: &str, out: &mut BTreeSet<(String, String)>) {
+        match n.kind() {
             nodecast_yaml::NodeKind::Map(entries) => {
                 for e in entries {
                     match (e.key.key_text(), e.value.as_str()) {
                         (Some("name"), Some(v)) => {
                             out.insert((ns.to_string(), v.to_string()));
                         }
-                        _ => walk(&e.value, ns, out),
+                        _ => walk(e.value, ns, out),
                     }
                 }
             }

@@ -49,7 +49,7 @@ impl Metadata {
     /// Reads metadata from file text (YAML or JSON).
     pub fn parse(text: &str) -> Option<Metadata> {
         let parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
-        let root = parsed.documents.first()?.root.to_json();
+        let root = parsed.documents.first()?.root().to_json();
         Metadata::from_value(&root)
     }
 

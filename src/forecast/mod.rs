@@ -391,12 +391,12 @@ fn may_be_node_input(input: &Input<'_>, id: &crate::inventory::ObjectId) -> bool
 }
 
 /// Whether any string scalar under `node` equals `name`.
-fn mentions(node: &nodecast_yaml::Node, name: &str) -> bool {
+fn mentions(node: nodecast_yaml::Node<'_>, name: &str) -> bool {
     if node.as_str() == Some(name) {
         return true;
     }
     match (node.as_map(), node.as_seq()) {
-        (Some(entries), _) => entries.iter().any(|e| mentions(&e.value, name)),
+        (Some(entries), _) => entries.iter().any(|e| mentions(e.value, name)),
         (_, Some(items)) => items.iter().any(|i| mentions(i, name)),
         _ => false,
     }

@@ -326,7 +326,8 @@ pub fn recursive_applications(inv: &Inventory) -> Vec<String> {
     inv.of_kind("argoproj.io", "Application")
         .flat_map(|app| {
             let spec = app.root().get("spec");
-            let mut sources: Vec<&Node> = spec.and_then(|s| s.get("source")).into_iter().collect();
+            let mut sources: Vec<Node<'_>> =
+                spec.and_then(|s| s.get("source")).into_iter().collect();
             sources.extend(
                 spec.and_then(|s| s.get("sources"))
                     .and_then(Node::as_seq)
@@ -337,7 +338,7 @@ pub fn recursive_applications(inv: &Inventory) -> Vec<String> {
                 .filter(|s| {
                     s.path(&["directory", "recurse"]).is_some_and(|r| {
                         matches!(
-                            r.kind,
+                            r.kind(),
                             nodecast_yaml::NodeKind::Scalar {
                                 value: nodecast_yaml::Scalar::Bool(true),
                                 ..

@@ -101,8 +101,8 @@ impl Object {
     }
 
     /// The document's root mapping.
-    pub fn root(&self) -> &Node {
-        &self.parsed().doc.root
+    pub fn root(&self) -> Node<'_> {
+        self.parsed().doc.root()
     }
 
     /// Where a span of this object is in the head revision: [`Object::path_at`] and the span, so
@@ -380,11 +380,11 @@ impl Inventory {
         budget: &mut crate::parse::Budget,
     ) {
         let doc = &file.docs[doc_index];
-        let Some(mut id) = identity(&doc.doc.root) else {
+        let Some(mut id) = identity(doc.doc.root()) else {
             return;
         };
         id.scope = origin.group();
-        let api_version = type_meta(&doc.doc.root)
+        let api_version = type_meta(doc.doc.root())
             .map(|(a, _)| a.to_string())
             .unwrap_or_default();
         self.kinds.insert((id.group.clone(), id.kind.clone()));
@@ -568,7 +568,7 @@ fn deployed(role: crate::classify::Role) -> bool {
 }
 
 /// The identity of a document, when it is a well-formed object (string apiVersion, kind and name).
-pub fn identity(root: &Node) -> Option<ObjectId> {
+pub fn identity(root: Node<'_>) -> Option<ObjectId> {
     let (api_version, kind) = type_meta(root)?;
     let metadata = root.get("metadata")?;
     let name = metadata.get("name")?.as_str()?;

@@ -41,7 +41,7 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
         }
         let root = obj.root();
         let namespace = obj.id.namespace.clone();
-        let mut push = |kind, field: String, node: &Node, group: &str, target_kind: &str| {
+        let mut push = |kind, field: String, node: Node<'_>, group: &str, target_kind: &str| {
             let Some(name) = node.as_str() else { return };
             let target = ObjectId {
                 group: group.to_string(),
@@ -60,7 +60,7 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
                 kind,
                 from,
                 field,
-                span: node.span,
+                span: node.span(),
                 target,
                 resolved,
             });

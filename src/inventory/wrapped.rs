@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use nodecast_yaml::{Document, Node};
+use nodecast_yaml::{Document, Node, NodeId};
 
 use super::{Object, ObjectId};
 use crate::parse::{self, FileStatus, ParsedFile};
@@ -61,7 +61,7 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
         Some(w) => (w.id.clone(), w.pointer.clone()),
         None => (obj.id.clone(), String::new()),
     };
-    let mut found: Vec<(How, String, &Node)> = Vec::new();
+    let mut found: Vec<(How, String, Node<'_>)> = Vec::new();
     match (obj.id.group.as_str(), obj.id.kind.as_str()) {
         ("policy.open-cluster-management.io", "Policy") => {
             for (i, t) in items(root, &["spec", "policy-templates"]) {
@@ -119,17 +119,13 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
     found
         .into_iter()
         .filter_map(|(how, pointer, node)| {
-            let node = if how == How::Patched {
+            let doc = if how == How::Patched {
                 patch_object(outer_text, node, &opts)?
             } else {
-                node.clone()
+                // The carried object's nodes are the wrapper's, shared.
+                obj.parsed().doc.subdocument(node)?
             };
-            node.as_map()?;
-            let doc = Document {
-                span: node.span,
-                root: node,
-                index: 0,
-            };
+            doc.root().as_map()?;
             let parsed = parse::decode_doc_within(outer_text, doc, &opts, budget);
             Some((
                 Wrapper {
@@ -171,7 +167,7 @@ fn in_object_templates(obj: &Object) -> bool {
 
 /// The ConfigurationPolicy (or other template) of the ACM Policy that carries an object: the
 /// Policy's `/spec/policy-templates/N/objectDefinition` of the object's pointer.
-fn policy_template<'i>(inv: &'i super::Inventory, obj: &Object) -> Option<&'i Node> {
+fn policy_template<'i>(inv: &'i super::Inventory, obj: &Object) -> Option<Node<'i>> {
     let w = policy_of(obj)?;
     let policy = inv.get(&w.id)?.root();
     let index = w.pointer.split('/').nth(3)?.parse::<usize>().ok()?;
@@ -186,7 +182,7 @@ fn policy_template<'i>(inv: &'i super::Inventory, obj: &Object) -> Option<&'i No
 /// template's), else the template's; `Some(None)` when neither writes one, `None` when the object
 /// is not carried by a Policy of this side.
 fn written_remediation(inv: &super::Inventory, obj: &Object) -> Option<Option<String>> {
-    let action = |n: &Node| {
+    let action = |n: Node<'_>| {
         n.path(&["spec", "remediationAction"])
             .and_then(Node::as_str)
             .map(str::to_ascii_lowercase)
@@ -214,7 +210,7 @@ pub fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {
         .and_then(|p| p.root().path(&["spec", "disabled"]))
         .is_some_and(|d| {
             matches!(
-                d.kind,
+                d.kind(),
                 nodecast_yaml::NodeKind::Scalar {
                     value: nodecast_yaml::Scalar::Bool(true),
                     ..
@@ -317,83 +313,56 @@ pub fn checked_only(base: &super::Inventory, head: &super::Inventory) -> (Vec<us
 }
 
 /// Whether an object carries `object-templates-raw` (a hub-side template that cannot be read).
-pub fn raw_templates(root: &Node) -> Option<&Node> {
+pub fn raw_templates(root: Node<'_>) -> Option<Node<'_>> {
     root.path(&["spec", "object-templates-raw"])
 }
 
 /// A Hive patch as a partial object: its target identity plus, for strategic and merge patches,
 /// the fields the patch body sets (parsed out of the `patch` string, located in the file). A
 /// JSON patch (`patchType: json`) keeps its body as the opaque `patch` field.
-fn patch_object(outer: &str, patch: &Node, opts: &nodecast_yaml::Options) -> Option<Node> {
-    let mut entries: Vec<nodecast_yaml::Entry> = Vec::new();
+fn patch_object(outer: &str, patch: Node<'_>, opts: &nodecast_yaml::Options) -> Option<Document> {
+    let mut b = nodecast_yaml::Builder::new();
+    let mut entries: Vec<(NodeId, NodeId)> = Vec::new();
     for key in ["apiVersion", "kind"] {
-        entries.push(patch.entry(key)?.clone());
+        let e = patch.entry(key)?;
+        entries.push((b.copy(e.key), b.copy(e.value)));
     }
-    let mut meta: Vec<nodecast_yaml::Entry> = Vec::new();
-    meta.push(nodecast_yaml::Entry {
-        key: with_text(&patch.entry("name")?.key, "name"),
-        value: patch.get("name")?.clone(),
-    });
+    let name = patch.entry("name")?;
+    let mut meta = vec![(b.scalar("name", name.key.span()), b.copy(name.value))];
     if let Some(ns) = patch.entry("namespace") {
-        meta.push(nodecast_yaml::Entry {
-            key: with_text(&ns.key, "namespace"),
-            value: ns.value.clone(),
-        });
+        meta.push((b.scalar("namespace", ns.key.span()), b.copy(ns.value)));
     }
-    let name_key = &patch.entry("name")?.key;
-    entries.push(nodecast_yaml::Entry {
-        key: with_text(name_key, "metadata"),
-        value: Node {
-            span: patch.span,
-            kind: nodecast_yaml::NodeKind::Map(meta),
-            tag: None,
-            from_alias: false,
-        },
-    });
+    let meta = b.map(patch.span(), &meta);
+    entries.push((b.scalar("metadata", name.key.span()), meta));
     let json_patch = patch
         .get("patchType")
         .and_then(Node::as_str)
         .is_some_and(|t| t.eq_ignore_ascii_case("json"));
     if let Some(body) = patch.entry("patch") {
         let parsed = (!json_patch && body.value.as_str().is_some())
-            .then(|| nodecast_yaml::parse_embedded(outer, &body.value, opts));
+            .then(|| nodecast_yaml::parse_embedded(outer, body.value, opts));
         let fields = parsed
             .as_ref()
             .filter(|p| p.problems.is_empty())
             .and_then(|p| p.documents.first())
-            .and_then(|d| d.root.as_map());
+            .and_then(|d| d.root().as_map());
         match fields {
-            Some(fields) => entries.extend(
-                fields
+            Some(fields) => {
+                for e in fields
                     .iter()
                     .filter(|e| !matches!(e.key.as_str(), Some("apiVersion" | "kind" | "metadata")))
-                    .cloned(),
-            ),
-            None => entries.push(body.clone()),
+                {
+                    entries.push((b.copy(e.key), b.copy(e.value)));
+                }
+            }
+            None => entries.push((b.copy(body.key), b.copy(body.value))),
         }
     }
-    Some(Node {
-        span: patch.span,
-        kind: nodecast_yaml::NodeKind::Map(entries),
-        tag: None,
-        from_alias: false,
-    })
+    let root = b.map(patch.span(), &entries);
+    Some(b.finish(root, 0, patch.span()))
 }
 
-fn with_text(at: &Node, text: &str) -> Node {
-    Node {
-        span: at.span,
-        kind: nodecast_yaml::NodeKind::Scalar {
-            text: text.into(),
-            style: nodecast_yaml::ScalarStyle::Plain,
-            value: nodecast_yaml::Scalar::Str,
-        },
-        tag: None,
-        from_alias: false,
-    }
-}
-
-fn items<'a>(root: &'a Node, path: &[&str]) -> impl Iterator<Item = (usize, &'a Node)> + 'a {
+fn items<'a>(root: Node<'a>, path: &[&str]) -> impl Iterator<Item = (usize, Node<'a>)> + 'a {
     root.path(path)
         .and_then(Node::as_seq)
         .unwrap_or_default()

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use nodecast_yaml::Node;
+use nodecast_yaml::{Document, Node};
 
 use super::kustomization::{dir_of, join};
 use super::remap::at_path;
@@ -15,16 +15,23 @@ use crate::parse::ParsedFile;
 pub struct Kust {
     /// Repository-relative path.
     pub path: String,
-    /// Parsed root.
-    pub root: Node,
+    /// The parsed kustomization.
+    pub doc: Document,
     /// The file's text.
     pub text: Arc<str>,
 }
 
+impl Kust {
+    /// The kustomization's root mapping.
+    pub fn root(&self) -> Node<'_> {
+        self.doc.root()
+    }
+}
+
 /// Candidate nodes, each tagged with an index into `files` (tag 0 is the origin file).
 pub struct Candidates {
-    /// Nodes placed at the object's root, with their file tag.
-    pub nodes: Vec<(Node, usize)>,
+    /// Documents placed at the object's root, with their file tag.
+    pub nodes: Vec<(Document, usize)>,
     /// File of each tag.
     pub files: Vec<String>,
 }
@@ -41,8 +48,8 @@ pub fn gather(
         nodes: Vec::new(),
         files: vec![origin_path.to_string()],
     };
-    let mut patches: Vec<(Node, usize)> = Vec::new();
-    let mut fields: Vec<(Node, usize)> = Vec::new();
+    let mut patches: Vec<(Document, usize)> = Vec::new();
+    let mut fields: Vec<(Document, usize)> = Vec::new();
     for k in kustomizations {
         let ktag = out.files.len();
         out.files.push(k.path.clone());
@@ -51,21 +58,21 @@ pub fn gather(
             ("commonAnnotations", &["metadata", "annotations"][..]),
             ("namespace", &["metadata", "namespace"][..]),
         ] {
-            if let Some(v) = k.root.get(field) {
+            if let Some(v) = k.root().get(field) {
                 fields.push((at_path(path, v), ktag));
             }
         }
-        for item in seq(k.root.get("labels")) {
+        for item in seq(k.root().get("labels")) {
             if let Some(pairs) = item.get("pairs") {
                 fields.push((at_path(&["metadata", "labels"], pairs), ktag));
             }
         }
-        for source in patch_sources(&k.root) {
+        for source in patch_sources(&k.doc) {
             let applies_by_target = source.target.as_ref().is_some_and(|t| {
                 t.kind.as_deref().is_none_or(|x| x == kind)
                     && t.name.as_deref().is_none_or(|x| x == name)
             });
-            let (docs, tag): (Vec<Node>, usize) = match &source.body {
+            let (docs, tag): (Vec<Document>, usize) = match &source.body {
                 Body::File(rel) => {
                     let Some(path) = join(dir_of(&k.path), rel) else {
                         continue;
@@ -75,19 +82,20 @@ pub fn gather(
                     };
                     let tag = out.files.len();
                     out.files.push(path);
-                    (file.docs.iter().map(|d| d.doc.root.clone()).collect(), tag)
+                    (file.docs.iter().map(|d| d.doc.clone()).collect(), tag)
                 }
                 Body::Inline(node) => {
-                    let parsed = nodecast_yaml::parse_embedded(&k.text, node, &Default::default());
-                    (parsed.documents.into_iter().map(|d| d.root).collect(), ktag)
+                    let parsed =
+                        nodecast_yaml::parse_embedded(&k.text, node.root(), &Default::default());
+                    (parsed.documents, ktag)
                 }
             };
             for doc in docs {
-                if let Some(ops) = doc.as_seq() {
+                if let Some(ops) = doc.root().as_seq() {
                     if applies_by_target {
                         patches.extend(json_ops(ops).into_iter().map(|n| (n, tag)));
                     }
-                } else if applies_by_target || names(&doc, kind, name) {
+                } else if applies_by_target || names(doc.root(), kind, name) {
                     patches.push((doc, tag));
                 }
             }
@@ -98,11 +106,11 @@ pub fn gather(
     out
 }
 
-fn seq(node: Option<&Node>) -> &[Node] {
+fn seq(node: Option<Node<'_>>) -> nodecast_yaml::Seq<'_> {
     node.and_then(Node::as_seq).unwrap_or_default()
 }
 
-fn names(doc: &Node, kind: &str, name: &str) -> bool {
+fn names(doc: Node<'_>, kind: &str, name: &str) -> bool {
     doc.get("kind").and_then(Node::as_str) == Some(kind)
         && doc.path(&["metadata", "name"]).and_then(Node::as_str) == Some(name)
 }
@@ -114,7 +122,8 @@ struct Target {
 
 enum Body {
     File(String),
-    Inline(Node),
+    /// The patch's text: a scalar of the kustomization, as a document of its own.
+    Inline(Document),
 }
 
 struct Source {
@@ -123,7 +132,8 @@ struct Source {
 }
 
 /// Every patch of a kustomization: `patches`, `patchesStrategicMerge`, `patchesJson6902`.
-fn patch_sources(root: &Node) -> Vec<Source> {
+fn patch_sources(doc: &Document) -> Vec<Source> {
+    let root = doc.root();
     let mut out = Vec::new();
     for field in ["patches", "patchesJson6902"] {
         for item in seq(root.get(field)) {
@@ -133,8 +143,12 @@ fn patch_sources(root: &Node) -> Vec<Source> {
             });
             let body = if let Some(path) = item.get("path").and_then(Node::as_str) {
                 Body::File(path.to_string())
-            } else if let Some(patch) = item.get("patch").filter(|p| p.as_str().is_some()) {
-                Body::Inline(patch.clone())
+            } else if let Some(patch) = item
+                .get("patch")
+                .filter(|p| p.as_str().is_some())
+                .and_then(|p| doc.subdocument(p))
+            {
+                Body::Inline(patch)
             } else {
                 continue;
             };
@@ -143,10 +157,9 @@ fn patch_sources(root: &Node) -> Vec<Source> {
     }
     for item in seq(root.get("patchesStrategicMerge")) {
         let Some(text) = item.as_str() else { continue };
-        let body = if text.contains('\n') {
-            Body::Inline(item.clone())
-        } else {
-            Body::File(text.trim().to_string())
+        let body = match doc.subdocument(item).filter(|_| text.contains('\n')) {
+            Some(item) => Body::Inline(item),
+            None => Body::File(text.trim().to_string()),
         };
         out.push(Source { target: None, body });
     }
@@ -155,7 +168,7 @@ fn patch_sources(root: &Node) -> Vec<Source> {
 
 /// `add`/`replace` operations of a JSON 6902 patch, each as its value placed at its path (paths
 /// through list indexes are left out: the list may have shifted).
-fn json_ops(ops: &[Node]) -> Vec<Node> {
+fn json_ops(ops: nodecast_yaml::Seq<'_>) -> Vec<Document> {
     ops.iter()
         .filter(|op| matches!(op.get("op").and_then(Node::as_str), Some("add" | "replace")))
         .filter_map(|op| {
@@ -204,7 +217,7 @@ pub fn generator_source(
         _ => return None,
     };
     for k in kustomizations {
-        for item in seq(k.root.get(field)) {
+        for item in seq(k.root().get(field)) {
             let Some(gen_name) = item.get("name").and_then(Node::as_str) else {
                 continue;
             };
@@ -229,7 +242,7 @@ pub fn generator_source(
                 return Some(GeneratorSource {
                     file: join(dir_of(&k.path), path)?,
                     kustomization: k.path.clone(),
-                    entry: entry.span,
+                    entry: entry.span(),
                 });
             }
         }
@@ -247,9 +260,12 @@ mod tests {
             "- op: replace\n  path: /spec/release/image\n  value: quay.io/x:4.18.9\n- op: add\n  path: /spec/config/0\n  value: {name: a}\n",
             &Default::default(),
         );
-        let ops = json_ops(doc.documents[0].root.as_seq().unwrap_or_default());
+        let ops = json_ops(doc.documents[0].root().as_seq().unwrap_or_default());
         assert_eq!(ops.len(), 1);
-        let v = ops[0].path(&["spec", "release", "image"]).expect("placed");
-        assert_eq!((v.span.start.line, v.span.start.col), (3, 10));
+        let v = ops[0]
+            .root()
+            .path(&["spec", "release", "image"])
+            .expect("placed");
+        assert_eq!((v.span().start.line, v.span().start.col), (3, 10));
     }
 }

@@ -35,7 +35,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
     {
         return None;
     }
-    let root = &kust.parsed.docs.first()?.doc.root;
+    let root = &kust.parsed.docs.first()?.doc.root();
     let mut namespace: Option<&str> = None;
     let mut listed: Vec<String> = Vec::new();
     for entry in root.as_map()? {
@@ -70,7 +70,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
         }
         for doc in &parsed.docs {
             // Kustomize skips empty documents (a trailing `---`).
-            if doc.doc.root.is_null() {
+            if doc.doc.root().is_null() {
                 continue;
             }
             let id = plain_object(doc, namespace)?;
@@ -88,7 +88,7 @@ fn plain_object(
     doc: &ParsedDoc,
     namespace: Option<&str>,
 ) -> Option<(String, String, Option<String>, String)> {
-    let root = &doc.doc.root;
+    let root = doc.doc.root();
     let api_version = root.get("apiVersion")?.as_str()?;
     let kind = root.get("kind")?.as_str()?;
     let metadata = root.get("metadata")?;

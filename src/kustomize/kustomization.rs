@@ -200,7 +200,7 @@ fn clean_path(p: &str) -> String {
     }
 }
 
-fn strings(node: Option<&Node>) -> impl Iterator<Item = &Node> {
+fn strings(node: Option<Node<'_>>) -> impl Iterator<Item = Node<'_>> {
     node.and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
@@ -208,15 +208,15 @@ fn strings(node: Option<&Node>) -> impl Iterator<Item = &Node> {
 }
 
 /// Reads the references of a kustomization document.
-pub fn refs(root: &Node) -> Refs {
+pub fn refs(root: Node<'_>) -> Refs {
     let mut out = Refs::default();
-    let push = |list: &mut Vec<Ref>, field: &'static str, node: &Node| {
+    let push = |list: &mut Vec<Ref>, field: &'static str, node: Node<'_>| {
         if let Some(text) = node.as_str() {
             // Inline patches (`patchesStrategicMerge` entries holding YAML) are not files.
             if !text.contains('\n') && !text.trim().is_empty() {
                 list.push(Ref {
                     text: text.trim().to_string(),
-                    span: node.span,
+                    span: node.span(),
                     field,
                 });
             }
@@ -243,7 +243,7 @@ pub fn refs(root: &Node) -> Refs {
     }
     for field in ["configMapGenerator", "secretGenerator"] {
         for item in root.get(field).and_then(Node::as_seq).unwrap_or_default() {
-            let mut files: Vec<&Node> = strings(item.get("files")).collect();
+            let mut files: Vec<Node<'_>> = strings(item.get("files")).collect();
             files.extend(strings(item.get("envs")));
             files.extend(item.get("env"));
             for n in files {
@@ -251,7 +251,7 @@ pub fn refs(root: &Node) -> Refs {
                     let file = text.split_once('=').map(|(_, f)| f).unwrap_or(text);
                     out.files.push(Ref {
                         text: file.trim().to_string(),
-                        span: n.span,
+                        span: n.span(),
                         field,
                     });
                 }
@@ -263,7 +263,7 @@ pub fn refs(root: &Node) -> Refs {
             let text = item.as_str().unwrap_or("(inline plugin configuration)");
             out.plugins.push(Ref {
                 text: text.to_string(),
-                span: item.span,
+                span: item.span(),
                 field,
             });
         }
@@ -272,7 +272,7 @@ pub fn refs(root: &Node) -> Refs {
         if let Some(node) = root.get(field) {
             out.plugins.push(Ref {
                 text: field.to_string(),
-                span: node.span,
+                span: node.span(),
                 field,
             });
         }
@@ -282,7 +282,7 @@ pub fn refs(root: &Node) -> Refs {
 
 /// Whether a document is an ACM PolicyGenerator configuration: a plugin's input that nodecast
 /// keeps as an object of the repository, so a change to it is seen.
-pub fn is_policy_generator(doc: &Node) -> bool {
+pub fn is_policy_generator(doc: Node<'_>) -> bool {
     crate::parse::type_meta(doc).is_some_and(|(api, kind)| {
         kind == "PolicyGenerator" && api.starts_with("policy.open-cluster-management.io/")
     })
@@ -290,7 +290,7 @@ pub fn is_policy_generator(doc: &Node) -> bool {
 
 /// The repository paths a PolicyGenerator configuration (`doc`, read from `path`) lists as
 /// manifests: `policies[].manifests[].path`, each a file or a folder ([`lists`]).
-pub fn policy_generator_manifests(doc: &Node, path: &str) -> Vec<String> {
+pub fn policy_generator_manifests(doc: Node<'_>, path: &str) -> Vec<String> {
     let dir = dir_of(path);
     doc.get("policies")
         .and_then(Node::as_seq)
@@ -316,7 +316,7 @@ pub fn lists(listed: &str, path: &str) -> bool {
 
 /// Whether a plugin configuration (a `generators`/`transformers` entry) is a built-in one,
 /// which Kustomize runs without executing anything.
-pub fn is_builtin_plugin(doc: &Node) -> bool {
+pub fn is_builtin_plugin(doc: Node<'_>) -> bool {
     let annotated = doc
         .path(&["metadata", "annotations"])
         .and_then(Node::as_map)

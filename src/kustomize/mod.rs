@@ -641,7 +641,7 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
             f.parsed
                 .docs
                 .iter()
-                .any(|d| kustomization::is_policy_generator(&d.doc.root))
+                .any(|d| kustomization::is_policy_generator(d.doc.root()))
         })
         .map(|f| f.path.as_str())
         .collect();
@@ -649,7 +649,7 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
         let Some(doc) = f.parsed.docs.first() else {
             continue;
         };
-        let refs = kustomization::refs(&doc.doc.root);
+        let refs = kustomization::refs(doc.doc.root());
         let dir = dir_of(&f.path);
         for r in refs.files.iter().chain(&refs.plugins) {
             let only_input = matches!(
@@ -746,7 +746,7 @@ fn render_plan(renderer: &Renderer, p: &Plan, timeout: Duration) -> Result<Strin
 /// else the root kustomization file.
 fn error_location(p: &Plan, message: &str, side: Side) -> Location {
     for k in &p.kustomizations {
-        let (path, refs) = (&k.path, kustomization::refs(&k.root));
+        let (path, refs) = (&k.path, kustomization::refs(k.root()));
         for r in refs.inputs.iter().chain(&refs.files) {
             let quoted = [format!("'{}'", r.text), format!("\"{}\"", r.text)];
             let resolved = join(dir_of(path), &r.text);

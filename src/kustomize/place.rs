@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use nodecast_yaml::{Node, NodeKind, Span};
+use nodecast_yaml::{Document, Node, NodeId, Span};
 
 use super::kustomization::join;
 use super::plan::Plan;
@@ -22,7 +22,8 @@ pub(super) fn place(
     budget: &mut parse::Budget,
 ) -> Vec<RenderedObject> {
     let opts = nodecast_yaml::Options::default();
-    let parsed = nodecast_yaml::parse(text, &budget.options(&opts));
+    let source = nodecast_yaml::Source::new(text.into());
+    let parsed = nodecast_yaml::parse_source(&source, &budget.options(&opts));
     budget.take(&parsed);
     let mut sources = Sources {
         plan: p,
@@ -31,7 +32,7 @@ pub(super) fn place(
     };
     let mut out = Vec::new();
     for doc in parsed.documents {
-        let pd = parse::decode_doc_within(text, doc, &opts, budget);
+        let pd = parse::decode_doc_within(source.text(), doc, &opts, budget);
         out.extend(place_object(p, pd, &mut sources, budget));
     }
     out
@@ -93,7 +94,14 @@ fn place_object(
     sources: &mut Sources<'_>,
     budget: &mut parse::Budget,
 ) -> Option<RenderedObject> {
-    let origin = take_origin(&mut pd.doc.root);
+    // Every node is placed on its own: none may stand for two places.
+    pd.doc = pd.doc.unshared();
+    for emb in &mut pd.embedded {
+        for inner in &mut emb.docs {
+            inner.doc = std::mem::replace(&mut inner.doc, placeholder()).unshared();
+        }
+    }
+    let origin = take_origin(&mut pd.doc);
     let origin_path = origin
         .as_ref()
         .and_then(|o| o.path.clone())
@@ -101,14 +109,14 @@ fn place_object(
     let origin_file = sources.file(&origin_path)?;
     let kind = pd
         .doc
-        .root
+        .root()
         .get("kind")
         .and_then(Node::as_str)
         .unwrap_or_default()
         .to_string();
     let name = pd
         .doc
-        .root
+        .root()
         .path(&["metadata", "name"])
         .and_then(Node::as_str)
         .unwrap_or_default()
@@ -129,10 +137,10 @@ fn place_object(
         tags: Vec::new(),
         elsewhere: Vec::new(),
     };
-    object.place_values(&origin_path, &mut pd.doc.root, sources);
+    object.place_values(&origin_path, &mut pd.doc, sources);
     pd.doc.span = origin_doc.map(|d| d.doc.span).unwrap_or(object.fallback);
     for emb in &mut pd.embedded {
-        object.place_payload(emb, &mut pd.doc.root, sources);
+        object.place_payload(emb, &mut pd.doc, sources);
     }
     refund_payloads(&mut pd, budget);
     let elsewhere: Vec<(Span, String)> = remap::elsewhere(&object.elsewhere)
@@ -163,15 +171,15 @@ fn fallback(
     file: &ParsedFile,
 ) -> Span {
     match origin_doc {
-        Some(d) => first_line(&d.doc.root),
+        Some(d) => first_line(d.doc.root()),
         None => origin
             .and_then(|o| o.generator.as_deref())
-            .and_then(|g| file.docs.first().and_then(|d| d.doc.root.entry(g)))
-            .map(|e| e.key.span)
+            .and_then(|g| file.docs.first().and_then(|d| d.doc.root().entry(g)))
+            .map(|e| e.key.span())
             .unwrap_or_else(|| {
                 file.docs
                     .first()
-                    .map(|d| first_line(&d.doc.root))
+                    .map(|d| first_line(d.doc.root()))
                     .unwrap_or_default()
             }),
     }
@@ -180,10 +188,10 @@ fn fallback(
 impl Object<'_> {
     /// Places the object's values: at the origin document, then at the patches and kustomization
     /// fields of the closure that write them.
-    fn place_values(&mut self, origin_path: &str, root: &mut Node, sources: &mut Sources<'_>) {
+    fn place_values(&mut self, origin_path: &str, doc: &mut Document, sources: &mut Sources<'_>) {
         let origin_name = self
             .origin_doc
-            .and_then(|d| d.doc.root.path(&["metadata", "name"]))
+            .and_then(|d| d.doc.root().path(&["metadata", "name"]))
             .and_then(Node::as_str)
             .unwrap_or(&self.name)
             .to_string();
@@ -198,15 +206,23 @@ impl Object<'_> {
         self.tags = gathered.files.clone();
         let mut cands: Vec<remap::Cand<'_>> = Vec::new();
         if let Some(d) = self.origin_doc {
-            cands.push((&d.doc.root, 0));
+            cands.push((d.doc.root(), 0));
         }
-        cands.extend(gathered.nodes.iter().map(|(n, t)| (n, *t)));
-        remap::remap(root, &cands, (self.fallback, 0), &mut self.elsewhere);
+        cands.extend(gathered.nodes.iter().map(|(n, t)| (n.root(), *t)));
+        let mut spans = Vec::new();
+        remap::remap(
+            doc.root(),
+            &cands,
+            (self.fallback, 0),
+            &mut self.elsewhere,
+            &mut spans,
+        );
+        set_spans(doc, spans);
     }
 
     /// Places one embedded payload (`data.config`): a generated one in the file it is generated
     /// from, else in the origin document's payload.
-    fn place_payload(&mut self, emb: &mut Embedded, root: &mut Node, sources: &mut Sources<'_>) {
+    fn place_payload(&mut self, emb: &mut Embedded, doc: &mut Document, sources: &mut Sources<'_>) {
         // A generated ConfigMap's payload is a file of its own: locate it there.
         let source = self
             .generated
@@ -223,17 +239,18 @@ impl Object<'_> {
         let before = self
             .origin_doc
             .and_then(|d| d.embedded.iter().find(|e| e.key == emb.key));
-        emb.value_span = root
+        emb.value_span = doc
+            .root()
             .path(&["data", &emb.key])
-            .map(|n| n.span)
+            .map(|n| n.span())
             .unwrap_or(self.fallback);
         let mut source_tag = 0;
         if let (Some(src), Some(_)) = (&source, &source_file) {
             emb.value_span = src.entry;
             if let Some(ktag) = self.tags.iter().position(|t| t == &src.kustomization) {
                 self.elsewhere.push((src.entry, ktag));
-                if let Some(value) = data_value_mut(root, &emb.key) {
-                    value.span = src.entry;
+                if let Some(value) = data_value(doc.root(), &emb.key) {
+                    doc.set_span(value, src.entry);
                 }
             }
             source_tag = self.tags.len();
@@ -242,15 +259,25 @@ impl Object<'_> {
         emb.problems.clear();
         for (i, inner) in emb.docs.iter_mut().enumerate() {
             let cand = match &source_file {
-                Some(f) => f.docs.get(i).map(|d| (&d.doc.root, source_tag)),
-                None => before.and_then(|b| b.docs.get(i)).map(|d| (&d.doc.root, 0)),
+                Some(f) => f.docs.get(i).map(|d| (d.doc.root(), source_tag)),
+                None => before
+                    .and_then(|b| b.docs.get(i))
+                    .map(|d| (d.doc.root(), 0)),
             };
             let fb = match cand {
                 Some((c, tag)) => (first_line(c), tag),
                 None => (emb.value_span, 0),
             };
             let cands: Vec<remap::Cand<'_>> = cand.into_iter().collect();
-            remap::remap(&mut inner.doc.root, &cands, fb, &mut self.elsewhere);
+            let mut spans = Vec::new();
+            remap::remap(
+                inner.doc.root(),
+                &cands,
+                fb,
+                &mut self.elsewhere,
+                &mut spans,
+            );
+            set_spans(&mut inner.doc, spans);
             inner.doc.span = fb.0;
         }
     }
@@ -269,43 +296,53 @@ fn refund_payloads(pd: &mut ParsedDoc, budget: &mut parse::Budget) {
             .map(|b| b.len() as u64)
             .sum::<u64>();
     }
-    pd.ignition = parse::ignition_of(&pd.doc.root, budget);
+    pd.ignition = parse::ignition_of(pd.doc.root(), budget);
+}
+
+/// Sets the spans [`remap::remap`] found.
+fn set_spans(doc: &mut Document, spans: Vec<(NodeId, Span)>) {
+    for (id, span) in spans {
+        doc.set_span(id, span);
+    }
+}
+
+/// A document holding nothing, to take another out of its place for a moment.
+fn placeholder() -> Document {
+    let mut b = nodecast_yaml::Builder::new();
+    let root = b.scalar("", Span::default());
+    b.finish(root, 0, Span::default())
 }
 
 /// The value node of `data.<key>`, to place a generated payload at its generator entry.
-fn data_value_mut<'a>(root: &'a mut Node, key: &str) -> Option<&'a mut Node> {
-    let NodeKind::Map(entries) = &mut root.kind else {
-        return None;
-    };
-    let data = entries
-        .iter_mut()
+fn data_value(root: Node<'_>, key: &str) -> Option<NodeId> {
+    let data = root
+        .as_map()?
+        .iter()
         .find(|e| e.key.as_str() == Some("data"))?;
-    let NodeKind::Map(items) = &mut data.value.kind else {
-        return None;
-    };
-    items
-        .iter_mut()
+    data.value
+        .as_map()?
+        .iter()
         .find(|e| e.key.as_str() == Some(key))
-        .map(|e| &mut e.value)
+        .map(|e| e.value.id())
 }
 
 /// The first key of a document (its first line), where an object without a better place is shown.
-fn first_line(root: &Node) -> Span {
+fn first_line(root: Node<'_>) -> Span {
     root.as_map()
         .and_then(|e| e.first())
-        .map(|e| e.key.span)
-        .unwrap_or(root.span)
+        .map(|e| e.key.span())
+        .unwrap_or(root.span())
 }
 
 /// The document of a file that a rendered object comes from (same kind; name kept or prefixed).
 fn matching_doc<'a>(docs: &'a [ParsedDoc], kind: &str, name: &str) -> Option<&'a ParsedDoc> {
     let same_kind: Vec<&ParsedDoc> = docs
         .iter()
-        .filter(|d| d.doc.root.get("kind").and_then(Node::as_str) == Some(kind))
+        .filter(|d| d.doc.root().get("kind").and_then(Node::as_str) == Some(kind))
         .collect();
     fn named<'d>(d: &&'d ParsedDoc) -> Option<&'d str> {
         d.doc
-            .root
+            .root()
             .path(&["metadata", "name"])
             .and_then(Node::as_str)
     }
@@ -331,39 +368,35 @@ struct OriginInfo {
 }
 
 /// Reads and removes Kustomize's origin annotation (it is not part of the object).
-fn take_origin(root: &mut Node) -> Option<OriginInfo> {
+fn take_origin(doc: &mut Document) -> Option<OriginInfo> {
     const KEY: &str = "config.kubernetes.io/origin";
-    let NodeKind::Map(entries) = &mut root.kind else {
-        return None;
-    };
-    let meta = entries
-        .iter_mut()
-        .find(|e| e.key.as_str() == Some("metadata"))?;
-    let NodeKind::Map(meta_entries) = &mut meta.value.kind else {
-        return None;
-    };
+    let root = doc.root();
+    let meta = root
+        .as_map()?
+        .iter()
+        .find(|e| e.key.as_str() == Some("metadata"))?
+        .value;
+    let meta_entries = meta.as_map()?;
     let ann_index = meta_entries
         .iter()
         .position(|e| e.key.as_str() == Some("annotations"))?;
-    let NodeKind::Map(anns) = &mut meta_entries[ann_index].value.kind else {
-        return None;
-    };
+    let anns_node = meta_entries.get(ann_index)?.value;
+    let anns = anns_node.as_map()?;
     let i = anns.iter().position(|e| e.key.as_str() == Some(KEY))?;
-    let text = anns
-        .remove(i)
-        .value
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    if anns.is_empty() {
-        meta_entries.remove(ann_index);
-    }
+    let text = anns.get(i)?.value.as_str().unwrap_or_default().to_string();
+    // The annotation goes, and `annotations` with it when it was the only one.
+    let removed = if anns.len() == 1 {
+        (meta.id(), ann_index)
+    } else {
+        (anns_node.id(), i)
+    };
+    doc.remove_entries(&[removed]);
     let parsed = nodecast_yaml::parse(&text, &Default::default());
     let doc = parsed.documents.into_iter().next()?;
     let origin_path = doc
-        .root
+        .root()
         .get("path")
-        .or_else(|| doc.root.path(&["configuredIn"]))
+        .or_else(|| doc.root().path(&["configuredIn"]))
         .and_then(Node::as_str)
         .and_then(|p| join("wrap", p))
         .and_then(|p| {
@@ -372,7 +405,7 @@ fn take_origin(root: &mut Node) -> Option<OriginInfo> {
                 .or_else(|| (p == "tree").then(String::new))
         });
     let generator = doc
-        .root
+        .root()
         .path(&["configuredBy", "kind"])
         .and_then(Node::as_str)
         .map(|k| {

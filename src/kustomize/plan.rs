@@ -3,6 +3,7 @@
 //! a plugin). Planning reads the side's tree only; nothing runs here.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use nodecast_yaml::Node;
 use sha2::{Digest, Sha256};
@@ -45,7 +46,7 @@ pub(super) fn roots(files: &[FileEntry]) -> Vec<String> {
         let Some(doc) = f.parsed.docs.first() else {
             continue;
         };
-        for r in kustomization::refs(&doc.doc.root).inputs {
+        for r in kustomization::refs(doc.doc.root()).inputs {
             if let Some(target) = join(dir_of(&f.path), &r.text) {
                 if dirs.contains(target.as_str()) {
                     referenced.insert(target);
@@ -69,7 +70,7 @@ pub(super) fn roots(files: &[FileEntry]) -> Vec<String> {
 /// Components are built only into the kustomizations that list them, so they are never roots.
 fn is_component(f: &FileEntry) -> bool {
     f.parsed.docs.first().is_some_and(|d| {
-        parse::type_meta(&d.doc.root).is_some_and(|(api, kind)| {
+        parse::type_meta(d.doc.root()).is_some_and(|(api, kind)| {
             kind == "Component" && api.starts_with("kustomize.config.k8s.io/")
         })
     })
@@ -137,20 +138,18 @@ impl Plan {
             };
             dirs.push(dir.clone());
             self.consumed.insert(path.clone());
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            let parsed = nodecast_yaml::parse(&text, &Default::default());
+            let text: Arc<str> = String::from_utf8_lossy(&bytes).into();
+            let source = nodecast_yaml::Source::new(text.clone());
+            let parsed = nodecast_yaml::parse_source(&source, &Default::default());
             let Some(doc) = parsed.documents.into_iter().next() else {
                 continue;
             };
-            let refs = kustomization::refs(&doc.root);
+            let refs = kustomization::refs(doc.root());
             let at = (dir.as_str(), path.as_str());
             queue.extend(self.follow(tree, at, &refs, side));
-            self.refuse_plugins(tree, at, &refs, &doc.root, side);
-            self.kustomizations.push(candidates::Kust {
-                path,
-                root: doc.root,
-                text: text.into(),
-            });
+            self.refuse_plugins(tree, at, &refs, doc.root(), side);
+            self.kustomizations
+                .push(candidates::Kust { path, doc, text });
         }
         dirs
     }
@@ -199,7 +198,7 @@ impl Plan {
         tree: &Reads,
         at: (&str, &str),
         refs: &Refs,
-        kust: &Node,
+        kust: Node<'_>,
         side: Side,
     ) {
         let (dir, path) = at;
@@ -229,16 +228,17 @@ fn remote_refusal(root: &str, r: &Ref) -> String {
 }
 
 /// Why a plugin entry must not run (`None` for built-in plugin configurations).
-fn plugin_refusal(tree: &Reads, dir: &str, r: &Ref, kust: &Node) -> Option<String> {
+fn plugin_refusal(tree: &Reads, dir: &str, r: &Ref, kust: Node<'_>) -> Option<String> {
     if r.field == "helmCharts" || r.field == "helmChartInflationGenerator" {
         return Some(format!("`{}` needs Helm and chart downloads", r.field));
     }
     let items = kust.get(r.field).and_then(Node::as_seq).unwrap_or_default();
     let inline = items
         .iter()
-        .find(|n| n.span == r.span && n.as_map().is_some());
-    let docs: Vec<Node> = match inline {
-        Some(node) => vec![node.clone()],
+        .find(|n| n.span() == r.span && n.as_map().is_some());
+    let parsed;
+    let docs: Vec<Node<'_>> = match inline {
+        Some(node) => vec![node],
         None => {
             let path = join(dir, &r.text)?;
             let Some(bytes) = tree.read(&path) else {
@@ -246,15 +246,12 @@ fn plugin_refusal(tree: &Reads, dir: &str, r: &Ref, kust: &Node) -> Option<Strin
                 return None;
             };
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            nodecast_yaml::parse(&text, &Default::default())
-                .documents
-                .into_iter()
-                .map(|d| d.root)
-                .collect()
+            parsed = nodecast_yaml::parse(&text, &Default::default());
+            parsed.documents.iter().map(|d| d.root()).collect()
         }
     };
     docs.iter()
-        .find(|d| !kustomization::is_builtin_plugin(d))
+        .find(|d| !kustomization::is_builtin_plugin(**d))
         .map(|d| {
             let kind = d.get("kind").and_then(Node::as_str).unwrap_or("plugin");
             format!("`{}` lists the exec/KRM function plugin {kind}", r.field)

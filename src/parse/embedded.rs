@@ -23,7 +23,7 @@ pub struct Embedded {
 }
 
 /// Parses every manifest-looking `data.config` / `data.tuning` of a ConfigMap document.
-pub fn decode(outer: &str, root: &Node, opts: &Options, budget: &mut Budget) -> Vec<Embedded> {
+pub fn decode(outer: &str, root: Node<'_>, opts: &Options, budget: &mut Budget) -> Vec<Embedded> {
     if type_meta(root) != Some(("v1", "ConfigMap")) {
         return Vec::new();
     }
@@ -43,7 +43,7 @@ pub fn decode(outer: &str, root: &Node, opts: &Options, budget: &mut Budget) -> 
             budget.take(&parsed);
             Some(Embedded {
                 key: (*key).to_string(),
-                value_span: value.span,
+                value_span: value.span(),
                 docs: parsed
                     .documents
                     .into_iter()

@@ -33,7 +33,7 @@ pub struct IgnitionFile {
 
 /// Decodes every file source of a MachineConfig document within `budget`; other kinds yield
 /// nothing.
-pub fn decode(root: &Node, budget: &mut data_url::Budget) -> Vec<IgnitionFile> {
+pub fn decode(root: Node<'_>, budget: &mut data_url::Budget) -> Vec<IgnitionFile> {
     let is_mc = matches!(type_meta(root), Some((api, "MachineConfig")) if api.starts_with("machineconfiguration.openshift.io/"));
     if !is_mc {
         return Vec::new();
@@ -71,7 +71,7 @@ fn one(
     index: usize,
     path: &Option<String>,
     source: IgnitionSource,
-    resource: &Node,
+    resource: Node<'_>,
     budget: &mut data_url::Budget,
 ) -> Option<IgnitionFile> {
     let node = resource.get("source")?;
@@ -90,7 +90,7 @@ fn one(
         index,
         path: path.clone(),
         source,
-        source_span: node.span,
+        source_span: node.span(),
         remote,
         decoded,
     })

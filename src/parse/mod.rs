@@ -103,20 +103,20 @@ impl ParsedDoc {
     /// so a tool that prints it back (Kustomize) prints the same. Kept with the parse, which both
     /// sides and every later run holding the same content share, so each document is walked once.
     pub fn is_literal(&self) -> bool {
-        *self.literal.get_or_init(|| literal(&self.doc.root))
+        *self.literal.get_or_init(|| literal(self.doc.root()))
     }
 }
 
-fn literal(node: &Node) -> bool {
-    if node.from_alias || node.tag.is_some() {
+fn literal(node: Node<'_>) -> bool {
+    if node.from_alias() || node.tag().is_some() {
         return false;
     }
-    match &node.kind {
+    match node.kind() {
         nodecast_yaml::NodeKind::Scalar { .. } => true,
         nodecast_yaml::NodeKind::Seq(items) => items.iter().all(literal),
         nodecast_yaml::NodeKind::Map(entries) => entries
             .iter()
-            .all(|e| e.key.key_text() != Some("<<") && literal(&e.key) && literal(&e.value)),
+            .all(|e| e.key.key_text() != Some("<<") && literal(e.key) && literal(e.value)),
     }
 }
 
@@ -434,7 +434,9 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
             }
         };
     let opts = Options::default();
-    let parsed = nodecast_yaml::parse(&text, &budget.options(&opts));
+    // The documents' scalars are ranges of the file's text, which the file keeps anyway.
+    let source = nodecast_yaml::Source::new(text.clone());
+    let parsed = nodecast_yaml::parse_source(&source, &budget.options(&opts));
     budget.take(&parsed);
     if let Some(at) = template_action(&text, &parsed) {
         return templated(text, encoding, parsed, at, &budget.options(&opts), budget);
@@ -528,14 +530,14 @@ pub(crate) fn decode_doc_within(
     opts: &Options,
     budget: &mut Budget,
 ) -> ParsedDoc {
-    let embedded = embedded::decode(outer, &doc.root, opts, budget);
-    let ignition = ignition::decode(&doc.root, &mut budget.payload);
+    let embedded = embedded::decode(outer, doc.root(), opts, budget);
+    let ignition = ignition::decode(doc.root(), &mut budget.payload);
     ParsedDoc::new(doc, embedded, ignition)
 }
 
 /// The Ignition files of a MachineConfig document (for documents built outside this stage),
 /// charging `budget`.
-pub(crate) fn ignition_of(root: &Node, budget: &mut Budget) -> Vec<IgnitionFile> {
+pub(crate) fn ignition_of(root: Node<'_>, budget: &mut Budget) -> Vec<IgnitionFile> {
     ignition::decode(root, &mut budget.payload)
 }
 
@@ -560,7 +562,7 @@ fn template_action(text: &str, parsed: &nodecast_yaml::Parsed) -> Option<Span> {
     }
     let mut protected: Vec<(usize, usize)> = Vec::new();
     for doc in &parsed.documents {
-        collect_string_spans(&doc.root, &mut protected);
+        collect_string_spans(doc.root(), &mut protected);
     }
     text.match_indices("{{")
         .map(|(i, _)| i)
@@ -582,7 +584,7 @@ fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
     let mut protected: Vec<(usize, usize)> = Vec::new();
     if !broken {
         for doc in &parsed.documents {
-            collect_string_spans(&doc.root, &mut protected);
+            collect_string_spans(doc.root(), &mut protected);
         }
     }
     text.match_indices("{{")
@@ -592,25 +594,25 @@ fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
         .collect()
 }
 
-fn collect_string_spans(node: &Node, out: &mut Vec<(usize, usize)>) {
-    match &node.kind {
+fn collect_string_spans(node: Node<'_>, out: &mut Vec<(usize, usize)>) {
+    match node.kind() {
         nodecast_yaml::NodeKind::Scalar { style, .. } => {
-            if *style != ScalarStyle::Plain {
-                out.push((node.span.start.offset, node.span.end.offset));
+            if style != ScalarStyle::Plain {
+                out.push((node.span().start.offset, node.span().end.offset));
             }
         }
         nodecast_yaml::NodeKind::Seq(items) => {
             items.iter().for_each(|n| collect_string_spans(n, out))
         }
         nodecast_yaml::NodeKind::Map(entries) => entries.iter().for_each(|e| {
-            collect_string_spans(&e.key, out);
-            collect_string_spans(&e.value, out);
+            collect_string_spans(e.key, out);
+            collect_string_spans(e.value, out);
         }),
     }
 }
 
 /// `apiVersion` and `kind` strings of a document, when both are strings.
-pub fn type_meta(root: &Node) -> Option<(&str, &str)> {
+pub fn type_meta(root: Node<'_>) -> Option<(&str, &str)> {
     Some((
         root.get("apiVersion")?.as_str()?,
         root.get("kind")?.as_str()?,

@@ -51,8 +51,8 @@ pub struct Redaction {
 
 /// Short, stable description of a private value: its byte length and a digest prefix, so a
 /// reviewer can tell that and how it changed (compare with `printf %s VALUE | sha256sum`).
-pub fn digest(node: &Node) -> String {
-    let bytes = match &node.kind {
+pub fn digest(node: Node<'_>) -> String {
+    let bytes = match node.kind() {
         NodeKind::Scalar { text, .. } => text.as_bytes().to_vec(),
         _ => node.to_json().to_string().into_bytes(),
     };
@@ -72,7 +72,7 @@ pub fn describe(bytes: &[u8]) -> String {
 
 /// One private value found while walking the objects.
 struct Found<'a> {
-    node: &'a Node,
+    node: Node<'a>,
     /// How it is encoded: base64 (`data`, registry credentials), plain (`stringData`), a data URL.
     encoding: Encoding,
 }
@@ -270,7 +270,7 @@ fn walk_doc<'a>(
     found: &mut Vec<Found<'a>>,
     span_of: &mut dyn FnMut(Span),
 ) {
-    let root = &doc.doc.root;
+    let root = doc.doc.root();
     let mut segs: Vec<Cow<'a, str>> = Vec::new();
     let prune = kind != "Secret"
         && extra.fields.is_none()
@@ -291,7 +291,7 @@ fn walk_doc<'a>(
     );
     for emb in &doc.embedded {
         for inner in &emb.docs {
-            let (api, kind) = crate::parse::type_meta(&inner.doc.root).unwrap_or(("", ""));
+            let (api, kind) = crate::parse::type_meta(inner.doc.root()).unwrap_or(("", ""));
             walk_doc(
                 (kind, private::group_of(api)),
                 inner,
@@ -307,23 +307,23 @@ fn walk_doc<'a>(
 struct Walk<'w> {
     kind: &'w str,
     group: &'w str,
-    root: &'w Node,
+    root: Node<'w>,
     extra: &'w Extra,
     /// Only Ignition paths can hold private values in this document.
     prune: bool,
 }
 
 /// Whether a document has a registry credential key anywhere (a cheap walk of keys only).
-fn doc_mentions_credentials(root: &Node) -> bool {
+fn doc_mentions_credentials(root: Node<'_>) -> bool {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        match &n.kind {
+        match n.kind() {
             NodeKind::Map(entries) => {
                 for e in entries {
                     if matches!(e.key.key_text(), Some(".dockerconfigjson" | ".dockercfg")) {
                         return true;
                     }
-                    stack.push(&e.value);
+                    stack.push(e.value);
                 }
             }
             NodeKind::Seq(items) => stack.extend(items.iter()),
@@ -335,7 +335,7 @@ fn doc_mentions_credentials(root: &Node) -> bool {
 
 fn walk<'a>(
     w: &Walk<'_>,
-    node: &'a Node,
+    node: Node<'a>,
     segs: &mut Vec<Cow<'a, str>>,
     private: Option<Encoding>,
     found: &mut Vec<Found<'a>>,
@@ -350,11 +350,11 @@ fn walk<'a>(
         }
         is_private(w.kind, w.group, w.root, segs, w.extra).then(|| encoding_of(w.kind, segs))
     };
-    match &node.kind {
+    match node.kind() {
         NodeKind::Scalar { .. } => {
             if let Some(encoding) = here(segs) {
                 if !node.is_null() {
-                    span_of(node.span);
+                    span_of(node.span());
                     found.push(Found { node, encoding });
                 }
             }
@@ -370,7 +370,7 @@ fn walk<'a>(
                 }
                 segs.push(Cow::Borrowed(key));
                 let p = here(segs);
-                walk(w, &e.value, segs, p, found, span_of);
+                walk(w, e.value, segs, p, found, span_of);
                 segs.pop();
             }
         }
@@ -408,7 +408,7 @@ fn mask_inexact_payloads(doc: &ParsedDoc, extra: &Extra, span_of: &mut dyn FnMut
         }
         let mut found = Vec::new();
         for inner in &emb.docs {
-            let (api, kind) = crate::parse::type_meta(&inner.doc.root).unwrap_or(("", ""));
+            let (api, kind) = crate::parse::type_meta(inner.doc.root()).unwrap_or(("", ""));
             walk_doc(
                 (kind, private::group_of(api)),
                 inner,
@@ -428,8 +428,8 @@ fn mask_inexact_payloads(doc: &ParsedDoc, extra: &Extra, span_of: &mut dyn FnMut
 /// decodes to, the base64 of plain text, registry `auth` entries, and long tokens of multi-line
 /// values.
 fn add_needles(f: &Found<'_>, out: &mut Vec<String>) {
-    let text = match &f.node.kind {
-        NodeKind::Scalar { text, .. } => text.as_str(),
+    let text = match f.node.kind() {
+        NodeKind::Scalar { text, .. } => text,
         _ => return,
     };
     if crate::placeholder::placeholder(text).is_some_and(|p| p.len() == text.trim().len()) {
@@ -555,9 +555,9 @@ pub fn fields(diff: &mut Diff, base: &Inventory, head: &Inventory, extra: &Extra
 struct Resolved<'a> {
     kind: String,
     group: String,
-    root: &'a Node,
+    root: Node<'a>,
     segs: Vec<String>,
-    value: Option<&'a Node>,
+    value: Option<Node<'a>>,
 }
 
 impl Resolved<'_> {
@@ -575,11 +575,11 @@ fn resolve<'a>(obj: &'a Object, path: &str) -> Option<Resolved<'a>> {
     loop {
         let Some(open) = rest.find('[') else {
             let segs = split(rest);
-            let value = private::node_at(&doc.doc.root, &segs);
+            let value = private::node_at(doc.doc.root(), &segs);
             return Some(Resolved {
                 kind,
                 group,
-                root: &doc.doc.root,
+                root: doc.doc.root(),
                 segs,
                 value,
             });
@@ -590,7 +590,7 @@ fn resolve<'a>(obj: &'a Object, path: &str) -> Option<Resolved<'a>> {
         let key = key_path.last()?;
         let emb = doc.embedded.iter().find(|e| &e.key == key)?;
         let inner = emb.docs.iter().enumerate().find(|(i, d)| {
-            let r = &d.doc.root;
+            let r = d.doc.root();
             let k = r.get("kind").and_then(Node::as_str).unwrap_or("document");
             match r.path(&["metadata", "name"]).and_then(Node::as_str) {
                 Some(name) => format!("{k} {name}") == label,
@@ -598,7 +598,7 @@ fn resolve<'a>(obj: &'a Object, path: &str) -> Option<Resolved<'a>> {
             }
         })?;
         doc = inner.1;
-        let (api, k) = crate::parse::type_meta(&doc.doc.root).unwrap_or(("", ""));
+        let (api, k) = crate::parse::type_meta(doc.doc.root()).unwrap_or(("", ""));
         kind = k.to_string();
         group = private::group_of(api).to_string();
         rest = &rest[close + 1..];

@@ -23,7 +23,7 @@ const CREDENTIAL_KEYS: [&str; 2] = [".dockerconfigjson", ".dockercfg"];
 pub fn is_private<S: AsRef<str>>(
     kind: &str,
     group: &str,
-    root: &Node,
+    root: Node<'_>,
     segs: &[S],
     extra: &Extra,
 ) -> bool {
@@ -54,7 +54,7 @@ pub fn is_private<S: AsRef<str>>(
 }
 
 /// `…/storage/files/N/contents…` or `…/append…` of a file entry whose path or mode is private.
-fn ignition_file_is_private<S: AsRef<str>>(root: &Node, segs: &[S], extra: &Extra) -> bool {
+fn ignition_file_is_private<S: AsRef<str>>(root: Node<'_>, segs: &[S], extra: &Extra) -> bool {
     let Some(at) = segs.windows(4).position(|w| {
         w[0].as_ref() == "storage"
             && w[1].as_ref() == "files"
@@ -66,11 +66,11 @@ fn ignition_file_is_private<S: AsRef<str>>(root: &Node, segs: &[S], extra: &Extr
         return false;
     };
     let path = entry.get("path").and_then(Node::as_str).unwrap_or_default();
-    let mode = entry.get("mode").and_then(|m| match &m.kind {
+    let mode = entry.get("mode").and_then(|m| match m.kind() {
         nodecast_yaml::NodeKind::Scalar {
             value: nodecast_yaml::Scalar::Int(i),
             ..
-        } => Some(*i),
+        } => Some(i),
         _ => None,
     });
     private_file(path, mode) || extra.files.as_ref().is_some_and(|g| g.is_match(path))
@@ -102,8 +102,8 @@ pub fn private_file(path: &str, mode: Option<i64>) -> bool {
 }
 
 /// The node at unescaped pointer segments.
-pub fn node_at<'n, S: AsRef<str>>(root: &'n Node, segs: &[S]) -> Option<&'n Node> {
-    segs.iter().try_fold(root, |n, s| match &n.kind {
+pub fn node_at<'n, S: AsRef<str>>(root: Node<'n>, segs: &[S]) -> Option<Node<'n>> {
+    segs.iter().try_fold(root, |n, s| match n.kind() {
         nodecast_yaml::NodeKind::Map(_) => n.get(s.as_ref()),
         nodecast_yaml::NodeKind::Seq(items) => {
             s.as_ref().parse::<usize>().ok().and_then(|i| items.get(i))
@@ -124,31 +124,31 @@ pub fn group_of(api_version: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn root(text: &str) -> Node {
-        nodecast_yaml::parse(text, &Default::default()).documents[0]
-            .root
-            .clone()
+    /// The document's root (the document is kept for the rest of the test run).
+    fn root(text: &str) -> Node<'static> {
+        let mut parsed = nodecast_yaml::parse(text, &Default::default());
+        Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
     }
 
     #[test]
     fn secrets_and_credentials() {
         let r = root("a: 1\n");
         let x = Extra::default();
-        assert!(is_private("Secret", "", &r, &["data", "x"], &x));
-        assert!(is_private("Secret", "", &r, &["stringData"], &x));
-        assert!(!is_private("Secret", "", &r, &["metadata", "name"], &x));
-        assert!(!is_private("ConfigMap", "", &r, &["data", "x"], &x));
+        assert!(is_private("Secret", "", r, &["data", "x"], &x));
+        assert!(is_private("Secret", "", r, &["stringData"], &x));
+        assert!(!is_private("Secret", "", r, &["metadata", "name"], &x));
+        assert!(!is_private("ConfigMap", "", r, &["data", "x"], &x));
         assert!(is_private(
             "ConfigMap",
             "",
-            &r,
+            r,
             &["data", ".dockerconfigjson"],
             &x
         ));
         assert!(is_private(
             "MachineConfig",
             "machineconfiguration.openshift.io",
-            &r,
+            r,
             &["spec", "config", "passwd", "users", "0", "passwordHash"],
             &x
         ));
@@ -164,7 +164,7 @@ mod tests {
             is_private(
                 "MachineConfig",
                 "machineconfiguration.openshift.io",
-                &r,
+                r,
                 &[
                     "spec", "config", "storage", "files", i, "contents", "source",
                 ],

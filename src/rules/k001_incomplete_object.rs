@@ -20,7 +20,7 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
     for d in ctx.head_docs().into_iter().filter(|d| d.role.is_manifest()) {
-        let root = &d.doc.doc.root;
+        let root = d.doc.doc.root();
         let Some(entries) = root.as_map() else {
             continue;
         };
@@ -37,7 +37,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
             _ => continue,
         };
-        let start = entries.first().map(|e| e.key.span).unwrap_or(root.span);
+        let start = entries.first().map(|e| e.key.span()).unwrap_or(root.span());
         out.push(
             Diagnostic::new(&CODE, message, Location::head(d.path, start))
                 .label("this document is meant to be an object")
@@ -57,6 +57,6 @@ fn looks_like_api_version(s: &str) -> bool {
 }
 
 /// Exposed for K002, which checks the format of present fields.
-pub(super) fn is_kind(node: &Node) -> bool {
+pub(super) fn is_kind(node: Node<'_>) -> bool {
     node.as_str().is_some_and(looks_like_kind)
 }

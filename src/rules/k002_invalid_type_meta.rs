@@ -19,7 +19,7 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
     for d in ctx.head_docs().into_iter().filter(|d| d.role.is_manifest()) {
-        let root = &d.doc.doc.root;
+        let root = d.doc.doc.root();
         let (Some(api), Some(kind)) = (root.get("apiVersion"), root.get("kind")) else {
             continue;
         };
@@ -29,7 +29,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     &CODE,
                     format!("apiVersion `{s}` is not of the form `group/version` (or `v1` for the core group)"),
-                    Location::head(d.path, api.span),
+                    Location::head(d.path, api.span()),
                 )
                 .label("no valid version")
                 .help(hint(s)),
@@ -38,7 +38,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     &CODE,
                     format!("apiVersion must be a string, not a {}", api.type_name()),
-                    Location::head(d.path, api.span),
+                    Location::head(d.path, api.span()),
                 )
                 .help("write it as `group/version`, e.g. `machineconfiguration.openshift.io/v1`"),
             ),
@@ -52,7 +52,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     &CODE,
                     format!("kind `{shown}` is not an UpperCamelCase name"),
-                    Location::head(d.path, kind.span),
+                    Location::head(d.path, kind.span()),
                 )
                 .help("kinds are written like `NodePool`, `MachineConfigPool` (case matters)"),
             );

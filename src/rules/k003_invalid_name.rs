@@ -21,7 +21,7 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
     for d in ctx.head_docs().into_iter().filter(|d| d.role.is_manifest()) {
-        let root = &d.doc.doc.root;
+        let root = d.doc.doc.root();
         let Some((api, kind)) = type_meta(root) else {
             continue;
         };
@@ -34,8 +34,8 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let start = root
                 .as_map()
                 .and_then(|e| e.first())
-                .map(|e| e.key.span)
-                .unwrap_or(root.span);
+                .map(|e| e.key.span())
+                .unwrap_or(root.span());
             out.push(
                 Diagnostic::new(
                     &CODE,
@@ -54,7 +54,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     &CODE,
                     format!("{kind} has no `metadata.name`"),
-                    Location::head(d.path, meta_entry.key.span),
+                    Location::head(d.path, meta_entry.key.span()),
                 )
                 .label("no name under here")
                 .help("add `name:` under metadata")
@@ -65,7 +65,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     Diagnostic::new(
                         &CODE,
                         format!("metadata.name must be a string, not a {}", name.type_name()),
-                        Location::head(d.path, name.span),
+                        Location::head(d.path, name.span()),
                     )
                     .help("quote the name")
                     .object(object),
@@ -98,7 +98,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                             Diagnostic::new(
                                 &CODE,
                                 format!("name `{n}` is not valid for a {kind}: it must be {what}"),
-                                Location::head(d.path, name.span),
+                                Location::head(d.path, name.span()),
                             )
                             .label("invalid name")
                             .help(format!("use `{}`", suggest(n)))

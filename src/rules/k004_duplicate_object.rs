@@ -33,8 +33,8 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn name_span(o: &Object) -> nodecast_yaml::Span {
     o.root()
         .path(&["metadata", "name"])
-        .map(|n: &Node| n.span)
-        .unwrap_or(o.root().span)
+        .map(|n: Node<'_>| n.span())
+        .unwrap_or(o.root().span())
 }
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {

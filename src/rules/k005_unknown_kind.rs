@@ -22,7 +22,7 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
     for d in ctx.head_docs().into_iter().filter(|d| d.role.is_manifest()) {
-        let root = &d.doc.doc.root;
+        let root = d.doc.doc.root();
         let Some((api, kind)) = type_meta(root) else {
             continue;
         };
@@ -39,7 +39,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if kinds::is_open_group(group) && typo_of.is_none() {
             continue;
         }
-        let span = root.get("kind").map(|n| n.span).unwrap_or(root.span);
+        let span = root.get("kind").map(|n| n.span()).unwrap_or(root.span());
         let mut diag = Diagnostic::new(
             &CODE,
             format!("`{kind}` is not a kind of {group}: the API server would answer \"no matches for kind\""),

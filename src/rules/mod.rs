@@ -206,7 +206,7 @@ impl<'a> Context<'a> {
             let name = d
                 .doc
                 .doc
-                .root
+                .root()
                 .path(&["metadata", "name"])
                 .and_then(|n| n.as_str())
                 .unwrap_or("?");

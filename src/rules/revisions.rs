@@ -40,7 +40,7 @@ pub fn pairs<'a>(
 }
 
 /// The node at a JSON pointer of mapping keys.
-pub fn node<'a>(o: &'a Object, pointer: &str) -> Option<&'a Node> {
+pub fn node<'a>(o: &'a Object, pointer: &str) -> Option<Node<'a>> {
     let keys: Vec<&str> = pointer.split('/').skip(1).collect();
     o.root().path(&keys)
 }

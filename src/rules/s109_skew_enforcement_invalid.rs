@@ -65,7 +65,7 @@ impl Check<'_, '_> {
     }
 
     /// One `{mode, manual, automatic}` block (spec or status).
-    fn block(&mut self, pointer: &str, node: &Node, modes: &[&str]) {
+    fn block(&mut self, pointer: &str, node: Node<'_>, modes: &[&str]) {
         let mode = node.get("mode").and_then(Node::as_str).unwrap_or("");
         if !modes.contains(&mode) {
             self.push(&format!("{pointer}/mode"), format!("mode `{mode}` is not one of {}", modes.join(", ")), "use mode Manual or None (Automatic is chosen by the MCO and appears only in status)");
@@ -91,7 +91,7 @@ impl Check<'_, '_> {
         }
     }
 
-    fn versions(&mut self, pointer: &str, n: &Node, manual: bool) {
+    fn versions(&mut self, pointer: &str, n: Node<'_>, manual: bool) {
         let ocp = n.get("ocpVersion").and_then(Node::key_text);
         let rhcos = n.get("rhcosVersion").and_then(Node::key_text);
         if manual {

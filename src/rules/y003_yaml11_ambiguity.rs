@@ -26,7 +26,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let docs = ctx.head_docs();
     let object_ranges: Vec<(&str, usize, usize, &ParsedDoc)> = docs
         .iter()
-        .filter(|d| type_meta(&d.doc.doc.root).is_some())
+        .filter(|d| type_meta(d.doc.doc.root()).is_some())
         .map(|d| {
             (
                 d.path,
@@ -106,7 +106,7 @@ fn changes_meaning(kind: Ambiguity, doc: &ParsedDoc, offset: usize) -> bool {
         crate::fingerprint::field_path(std::slice::from_ref(doc), offset).unwrap_or_default();
     let key = pointer.rsplit('/').next().unwrap_or_default();
     let field_type = || {
-        let (api, kind) = type_meta(&doc.doc.root)?;
+        let (api, kind) = type_meta(doc.doc.root())?;
         crate::validate::catalog::field_type(api, kind, &pointer)
     };
     match kind {

@@ -92,7 +92,7 @@ pub fn run(
 /// W108 / W109 for one schedule.
 fn opens(
     src: &Src<'_>,
-    at: &Node,
+    at: Node<'_>,
     s: &Schedule,
     now: i64,
     settings: Settings,
@@ -142,7 +142,7 @@ fn opens(
 
 /// The enhancement does not say how an exclusion cuts a window that runs into it: nodecast drops
 /// the excluded part, and says so once.
-fn straddles(src: &Src<'_>, at: &Node, s: &Schedule, now: i64, out: &mut Vec<Diagnostic>) {
+fn straddles(src: &Src<'_>, at: Node<'_>, s: &Schedule, now: i64, out: &mut Vec<Diagnostic>) {
     if !s.permit || s.exclusions.is_empty() {
         return;
     }
@@ -347,7 +347,7 @@ fn bypass_annotations(inv: &Inventory, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        let empty = match &e.value.kind {
+        let empty = match e.value.kind() {
             NodeKind::Scalar {
                 value: Scalar::Null,
                 ..
@@ -356,7 +356,7 @@ fn bypass_annotations(inv: &Inventory, out: &mut Vec<Diagnostic>) {
             _ => false,
         };
         if empty {
-            out.push(Src::of(obj).diag(&codes::W117, &e.value, format!("the bypass-change-management annotation on {} is empty, so it has no effect: the rollout still waits for the pool's window", obj.id))
+            out.push(Src::of(obj).diag(&codes::W117, e.value, format!("the bypass-change-management annotation on {} is empty, so it has no effect: the rollout still waits for the pool's window", obj.id))
                 .help("set a non-empty value such as \"true\" to bypass change management, or remove the annotation"));
         }
     }

@@ -54,8 +54,13 @@ impl<'a> Src<'a> {
     }
 
     /// A finding on a node.
-    pub fn diag(&self, rule: &'static Code, node: &Node, message: impl Into<String>) -> Diagnostic {
-        self.at(rule, node.span, message)
+    pub fn diag(
+        &self,
+        rule: &'static Code,
+        node: Node<'_>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.at(rule, node.span(), message)
     }
 
     /// A finding on a span.
@@ -65,12 +70,12 @@ impl<'a> Src<'a> {
     }
 
     /// A finding on a byte range inside a string node.
-    pub fn in_string(&self, node: &Node, f: Finding) -> Diagnostic {
+    pub fn in_string(&self, node: Node<'_>, f: Finding) -> Diagnostic {
         // `text` is the object's own file: a value a patch writes is placed as a whole.
-        let span = if self.placed.path_at(node.span) == self.path {
+        let span = if self.placed.path_at(node.span()) == self.path {
             string_span(&self.text, node, f.range.clone())
         } else {
-            node.span
+            node.span()
         };
         let mut d = self.at(f.code, span, f.message).severity(f.severity);
         if let Some(h) = f.help {
@@ -78,7 +83,7 @@ impl<'a> Src<'a> {
         }
         // A suggested name replaces the part only where the file writes it as the decoded
         // text does (no escapes, no folding in it): then the edit is exact.
-        let decoded = match &node.kind {
+        let decoded = match node.kind() {
             nodecast_yaml::NodeKind::Scalar { text, .. } => text.get(f.range.clone()),
             _ => None,
         };
@@ -154,14 +159,14 @@ impl Finding {
 
 /// The outer-file span of a byte range of a string node's decoded text, so findings inside an
 /// RRULE point at the exact part even in quoted or escaped scalars.
-pub fn string_span(outer: &str, node: &Node, range: Range<usize>) -> Span {
+pub fn string_span(outer: &str, node: Node<'_>, range: Range<usize>) -> Span {
     let map = nodecast_yaml::scalar_source_map(outer, node);
     if !map.exact {
-        return node.span;
+        return node.span();
     }
-    let text = match &node.kind {
-        nodecast_yaml::NodeKind::Scalar { text, .. } => text.as_str(),
-        _ => return node.span,
+    let text = match node.kind() {
+        nodecast_yaml::NodeKind::Scalar { text, .. } => text,
+        _ => return node.span(),
     };
     let start = map.offsets.get(range.start).copied();
     let end = if range.end > range.start {
@@ -178,7 +183,7 @@ pub fn string_span(outer: &str, node: &Node, range: Range<usize>) -> Span {
         start
     };
     let (Some(start), Some(end)) = (start, end) else {
-        return node.span;
+        return node.span();
     };
     let lines = LineIndex::new(outer);
     Span {

@@ -117,7 +117,8 @@ impl Model {
                 .path(&["spec"])
                 .and_then(|s| s.entry("changeManagement"));
             if let Some(e) = entry {
-                first_use.get_or_insert_with(|| (obj.path_at(e.key.span).to_string(), e.key.span));
+                first_use
+                    .get_or_insert_with(|| (obj.path_at(e.key.span()).to_string(), e.key.span()));
             }
             let stanza = entry.and_then(|e| stanza::parse(&Src::of(obj), e, now, out));
             holders.push(Holder {
@@ -228,7 +229,9 @@ fn wanted(h: &Holder, schema: Schema, r: &PolicyRef) -> (PolicyKind, Option<Stri
 }
 
 fn kind_span(obj: &Object) -> Span {
-    obj.root().get("kind").map_or(obj.root().span, |k| k.span)
+    obj.root()
+        .get("kind")
+        .map_or(obj.root().span(), |k| k.span())
 }
 
 /// Where a definition is deployed from, to tell one cluster's object from another's: the

@@ -96,7 +96,7 @@ pub fn parse(
         readable: true,
     };
     let recurrence = root.path(&["spec", "maintenanceSchedule", "permit", "recurrence"]);
-    p.schema = match (kind, recurrence.map(|r| &r.kind)) {
+    p.schema = match (kind, recurrence.map(|r| r.kind())) {
         (PolicyKind::Hosted, _) => Some(Schema::B),
         (_, Some(nodecast_yaml::NodeKind::Map(_))) => Some(Schema::B),
         (_, Some(_)) if recurrence.and_then(Node::as_str).is_some() => Some(Schema::A),
@@ -141,7 +141,7 @@ pub fn parse(
                     }) {
                         Some(c) => d
                             .help(format!("did you mean `{c}`?"))
-                            .fix(crate::diagnostic::Fix::rename(s.span, c)),
+                            .fix(crate::diagnostic::Fix::rename(s.span(), c)),
                         None => d.help("use Permissive, Restrictive or MaintenanceSchedule"),
                     };
                     out.push(d);
@@ -157,14 +157,14 @@ pub fn parse(
                 .help("add `maintenanceSchedule.permit`, or say `strategy: Restrictive` if the hold is deliberate"),
         ),
         (Some(s), Some(e)) if s != Strategy::MaintenanceSchedule => out.push(
-            src.diag(&codes::W110, &e.key, format!("`maintenanceSchedule` is ignored under `strategy: {s:?}`"))
+            src.diag(&codes::W110, e.key, format!("`maintenanceSchedule` is ignored under `strategy: {s:?}`"))
                 .severity(Severity::Warning)
                 .help("remove it, or set `strategy: MaintenanceSchedule` to use it"),
         ),
         _ => {}
     }
     if let Some(e) = ms {
-        match schedule(&src, &e.value, now, out) {
+        match schedule(&src, e.value, now, out) {
             Some(s) => p.schedule = Some(s),
             None => p.readable = false,
         }
@@ -172,7 +172,7 @@ pub fn parse(
     p
 }
 
-fn scope(src: &Src<'_>, root: &Node, p: &Policy, out: &mut Vec<Diagnostic>) {
+fn scope(src: &Src<'_>, root: Node<'_>, p: &Policy, out: &mut Vec<Diagnostic>) {
     let ns_node = root.path(&["metadata", "namespace"]);
     let at = ns_node.or_else(|| root.get("metadata")).unwrap_or(root);
     match (p.kind, p.schema, &p.namespace) {
@@ -193,7 +193,7 @@ fn scope(src: &Src<'_>, root: &Node, p: &Policy, out: &mut Vec<Diagnostic>) {
 }
 
 /// Parses `spec.maintenanceSchedule`; `None` when its windows cannot be known.
-fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Option<Schedule> {
+fn schedule(src: &Src<'_>, ms: Node<'_>, now: i64, out: &mut Vec<Diagnostic>) -> Option<Schedule> {
     if ms.is_null() {
         return Some(Schedule {
             permit: false,
@@ -338,8 +338,8 @@ fn schedule(src: &Src<'_>, ms: &Node, now: i64, out: &mut Vec<Diagnostic>) -> Op
 }
 
 /// The excluded day range `[from, until)` of an `exclude[]` entry.
-fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i64, i64)> {
-    let date = |n: &Node| {
+fn exclusion(src: &Src<'_>, item: Node<'_>, out: &mut Vec<Diagnostic>) -> Option<(i64, i64)> {
+    let date = |n: Node<'_>| {
         n.as_str()
             .filter(|s| s.len() == 10)
             .and_then(|s| s.parse::<jiff::civil::Date>().ok())
@@ -395,7 +395,7 @@ fn exclusion(src: &Src<'_>, item: &Node, out: &mut Vec<Diagnostic>) -> Option<(i
 /// W106: a duration longer than the gap between two selected dates (windows overlap).
 fn overlapping(
     src: &Src<'_>,
-    du: &Node,
+    du: Node<'_>,
     rec: &super::recur::Recurrence,
     secs: i64,
     now: i64,

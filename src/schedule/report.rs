@@ -79,7 +79,7 @@ pub fn render(
     let mut shown = vec![false; diags.len()];
     for p in &model.policies {
         let obj = &inv.objects[p.index];
-        let line = obj.root().span.start.line;
+        let line = obj.root().span().start.line;
         let _ = writeln!(out, "\n{}  ({}:{})", p.label, obj.path, line);
         match (p.strategy, &p.schedule, p.readable) {
             (None, _, _) => {

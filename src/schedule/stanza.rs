@@ -112,7 +112,12 @@ const OLD_STRATEGIES: [&str; 4] = ["MaintenanceSchedule", "Disabled", "Assisted"
 
 /// Parses and validates a stanza; `None` when absent in effect (null, empty, or an unsupported
 /// revision).
-pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) -> Option<Stanza> {
+pub fn parse(
+    src: &Src<'_>,
+    entry: Entry<'_>,
+    now: i64,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Stanza> {
     let node = &entry.value;
     if node.is_null() {
         return None;
@@ -121,7 +126,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
         out.push(
             src.diag(
                 &codes::W111,
-                node,
+                *node,
                 format!(
                     "`changeManagement` must be a mapping, not a {}",
                     node.type_name()
@@ -133,16 +138,16 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     };
     let strategy_text = node.get("strategy").and_then(Node::as_str);
     if node.get("config").is_some() || strategy_text.is_some_and(|s| OLD_STRATEGIES.contains(&s)) {
-        out.push(src.diag(&codes::W111, &entry.key, "this stanza follows an early revision of the change-management proposal (inline `config` / strategy `MaintenanceSchedule`, `Disabled`, `Assisted`, `Manual`) that nodecast does not support; it is ignored")
+        out.push(src.diag(&codes::W111, entry.key, "this stanza follows an early revision of the change-management proposal (inline `config` / strategy `MaintenanceSchedule`, `Disabled`, `Assisted`, `Manual`) that nodecast does not support; it is ignored")
             .severity(Severity::Warning)
             .help("move the schedule into a ChangeManagementPolicy and reference it with `policy: {name: …}` (or `strategy: ByPolicy` + `byPolicy`)"));
         return None;
     }
-    let a: Vec<&Entry> = map
+    let a: Vec<Entry<'_>> = map
         .iter()
         .filter(|e| e.key.key_text().is_some_and(|k| A_KEYS.contains(&k)))
         .collect();
-    let b: Vec<&Entry> = map
+    let b: Vec<Entry<'_>> = map
         .iter()
         .filter(|e| e.key.key_text().is_some_and(|k| B_KEYS.contains(&k)))
         .collect();
@@ -152,14 +157,14 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
             let mut d = src
                 .diag(
                     &codes::W111,
-                    &e.key,
+                    e.key,
                     format!("unknown change-management field `{k}`; it is ignored"),
                 )
                 .severity(Severity::Warning);
             d = match crate::text::closest(k, A_KEYS.iter().chain(B_KEYS.iter()).copied()) {
                 Some(s) => d
                     .help(format!("did you mean `{s}`?"))
-                    .fix(Fix::rename(e.key.span, s)),
+                    .fix(Fix::rename(e.key.span(), s)),
                 None => d.help(format!(
                     "fields are {} (Schema A) or {} (Schema B)",
                     A_KEYS.join(", "),
@@ -171,7 +176,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     }
     let mut st = Stanza {
         schema: if b.is_empty() { Schema::A } else { Schema::B },
-        key_span: entry.key.span,
+        key_span: entry.key.span(),
         json: node.to_json(),
         valid: true,
         disabled_until: None,
@@ -186,7 +191,7 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
     }
     if !a.is_empty() && !b.is_empty() {
         let first_b = b[0];
-        out.push(src.diag(&codes::W111, &first_b.key, format!("the stanza mixes Schema A fields ({}) with Schema B fields ({}), so when changes may start is unknown",
+        out.push(src.diag(&codes::W111, first_b.key, format!("the stanza mixes Schema A fields ({}) with Schema B fields ({}), so when changes may start is unknown",
             a.iter().filter_map(|e| e.key.key_text()).collect::<Vec<_>>().join(", "),
             b.iter().filter_map(|e| e.key.key_text()).collect::<Vec<_>>().join(", ")))
             .help("use one revision: `disabledUntil`/`pausedUntil`/`policy`, or `strategy`/`byPolicy`/`permissiveUntil`/`restrictiveUntil`"));
@@ -194,16 +199,16 @@ pub fn parse(src: &Src<'_>, entry: &Entry, now: i64, out: &mut Vec<Diagnostic>) 
         return Some(st);
     }
     match st.schema {
-        Schema::A => parse_a(src, node, now, &mut st, out),
-        Schema::B => parse_b(src, node, now, &mut st, out),
+        Schema::A => parse_a(src, *node, now, &mut st, out),
+        Schema::B => parse_b(src, *node, now, &mut st, out),
     }
     Some(st)
 }
 
-fn unreadable(entry: &Entry) -> Stanza {
+fn unreadable(entry: Entry<'_>) -> Stanza {
     Stanza {
         schema: Schema::A,
-        key_span: entry.key.span,
+        key_span: entry.key.span(),
         json: entry.value.to_json(),
         valid: false,
         disabled_until: None,
@@ -215,7 +220,7 @@ fn unreadable(entry: &Entry) -> Stanza {
     }
 }
 
-fn parse_a(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
+fn parse_a(src: &Src<'_>, node: Node<'_>, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
     for (key, slot) in [("disabledUntil", 0), ("pausedUntil", 1)] {
         let Some(v) = node.get(key).filter(|v| !v.is_null()) else {
             continue;
@@ -265,11 +270,11 @@ fn parse_a(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
 
 /// HyperShift's `pausedUntil` format: `"true"`/`"false"` (any capitalisation HyperShift takes) or
 /// RFC 3339, at most 35 characters; a YAML boolean is a type error.
-fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Option<Until> {
+fn until_a(src: &Src<'_>, key: &str, v: Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Until> {
     if let NodeKind::Scalar {
         value: Scalar::Bool(b),
         ..
-    } = &v.kind
+    } = v.kind()
     {
         out.push(src.diag(&codes::W111, v, format!("`{key}` is a YAML boolean, but the field is a string; the API server rejects it"))
             .help(format!("quote it: `{key}: \"{b}\"`")));
@@ -311,13 +316,13 @@ fn until_a(src: &Src<'_>, key: &str, v: &Node, out: &mut Vec<Diagnostic>) -> Opt
 
 fn reference(
     src: &Src<'_>,
-    p: &Node,
+    p: Node<'_>,
     with_namespace: bool,
     out: &mut Vec<Diagnostic>,
 ) -> Option<PolicyRef> {
     let Some(name) = p
         .get("name")
-        .and_then(|n| n.as_str().map(|s| (s, n.span)))
+        .and_then(|n| n.as_str().map(|s| (s, n.span())))
         .filter(|(s, _)| !s.is_empty())
     else {
         out.push(
@@ -345,7 +350,7 @@ fn reference(
     })
 }
 
-fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
+fn parse_b(src: &Src<'_>, node: Node<'_>, now: i64, st: &mut Stanza, out: &mut Vec<Diagnostic>) {
     let Some(s) = node.get("strategy") else {
         out.push(src.diag(&codes::W111, node, "the stanza has Schema B fields but no `strategy`, so when changes may start is unknown")
             .help("add `strategy: ByPolicy` (or Permissive, Restrictive, PermissiveUntil, RestrictiveUntil)"));
@@ -370,7 +375,7 @@ fn parse_b(src: &Src<'_>, node: &Node, now: i64, st: &mut Stanza, out: &mut Vec<
             {
                 Some(c) => d
                     .help(format!("did you mean `{c}`?"))
-                    .fix(Fix::rename(s.span, c)),
+                    .fix(Fix::rename(s.span(), c)),
                 None => d.help(format!("use one of {}", B_STRATEGIES.join(", "))),
             };
             out.push(d);

@@ -30,7 +30,7 @@ const WEEKS: [(&str, i16); 6] = [
 const MEMBERS: [&str; 4] = ["daily", "weekly", "monthly", "yearly"];
 
 /// Parses a structured recurrence; `None` when invalid (the findings say why).
-pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Dates> {
+pub fn parse(src: &Src<'_>, node: Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Dates> {
     let (freq, freq_node) = frequency(src, node, out)?;
     let wanted = MEMBERS[freq as usize];
     let ok = only_member(src, node, wanted, out);
@@ -64,9 +64,9 @@ pub fn parse(src: &Src<'_>, node: &Node, out: &mut Vec<Diagnostic>) -> Option<Da
 /// The recurrence must be a mapping with a known `frequency`: the frequency and its node.
 fn frequency<'n>(
     src: &Src<'_>,
-    node: &'n Node,
+    node: Node<'n>,
     out: &mut Vec<Diagnostic>,
-) -> Option<(Freq, &'n Node)> {
+) -> Option<(Freq, Node<'n>)> {
     if node.as_map().is_none() {
         out.push(
             src.diag(
@@ -108,12 +108,12 @@ fn frequency<'n>(
 }
 
 /// Exactly the member matching the frequency may be set: reports the others (`false` if any).
-fn only_member(src: &Src<'_>, node: &Node, wanted: &str, out: &mut Vec<Diagnostic>) -> bool {
+fn only_member(src: &Src<'_>, node: Node<'_>, wanted: &str, out: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     for m in MEMBERS {
         if m != wanted {
             if let Some(e) = node.entry(m) {
-                out.push(src.diag(&codes::W110, &e.key, format!("`{m}` does not belong with `frequency: {}`; exactly the matching member may be set", title(wanted)))
+                out.push(src.diag(&codes::W110, e.key, format!("`{m}` does not belong with `frequency: {}`; exactly the matching member may be set", title(wanted)))
                     .help(format!("move the settings under `{wanted}`, or remove `{m}`")));
                 ok = false;
             }
@@ -139,7 +139,7 @@ struct Reader<'a, 's> {
 
 impl Reader<'_, '_> {
     /// `weekly`: an interval (whose week anchor the API leaves open) and the days of the week.
-    fn weekly(&mut self, freq_node: &Node, member: Option<&Node>) -> Option<()> {
+    fn weekly(&mut self, freq_node: Node<'_>, member: Option<Node<'_>>) -> Option<()> {
         let Some(m) = member else {
             self.out.push(
                 self.src
@@ -174,9 +174,9 @@ impl Reader<'_, '_> {
     /// month.
     fn monthly_or_yearly(
         &mut self,
-        freq_node: &Node,
+        freq_node: Node<'_>,
         wanted: &str,
-        member: Option<&Node>,
+        member: Option<Node<'_>>,
     ) -> Option<()> {
         let Some(m) = member else {
             self.out.push(
@@ -209,7 +209,7 @@ impl Reader<'_, '_> {
     }
 
     /// `by: Date` or `by: Day` and the matching sub-member: whether by date, its key and node.
-    fn by<'n>(&mut self, wanted: &str, m: &'n Node) -> Option<(bool, &'static str, &'n Node)> {
+    fn by<'n>(&mut self, wanted: &str, m: Node<'n>) -> Option<(bool, &'static str, Node<'n>)> {
         let Some(by_node) = m.get("by") else {
             self.out.push(
                 self.src
@@ -229,7 +229,7 @@ impl Reader<'_, '_> {
                 self.src
                     .diag(
                         &codes::W110,
-                        &e.key,
+                        e.key,
                         format!("`{other}` does not belong with `by: {}`", title(want)),
                     )
                     .help(format!("use `{want}`, or change `by`")),
@@ -252,7 +252,7 @@ impl Reader<'_, '_> {
     }
 
     /// `yearly`: no interval (every year), and the one month.
-    fn yearly_month(&mut self, m: &Node, want: &str, sub: &Node) -> Option<()> {
+    fn yearly_month(&mut self, m: Node<'_>, want: &str, sub: Node<'_>) -> Option<()> {
         if let Some(n) = sub.get("interval").or_else(|| m.get("interval")) {
             self.out.push(
                 self.src
@@ -285,7 +285,7 @@ impl Reader<'_, '_> {
     }
 
     /// `by: Date`: the dates of the month, each in 1 to 31.
-    fn dates_of_month(&mut self, sub: &Node, months: &[i8]) -> Option<()> {
+    fn dates_of_month(&mut self, sub: Node<'_>, months: &[i8]) -> Option<()> {
         let items = list(self.src, sub, "datesOfMonth", self.out)?;
         self.nothing |= items.is_empty();
         let mut dated = Vec::new();
@@ -299,7 +299,7 @@ impl Reader<'_, '_> {
     }
 
     /// Dates that some or all of the selected months do not have (they are skipped, not moved).
-    fn missing_dates(&mut self, dated: &[(&Node, i64)], months: &[i8]) {
+    fn missing_dates(&mut self, dated: &[(Node<'_>, i64)], months: &[i8]) {
         let possible = dated
             .iter()
             .any(|(_, v)| months.iter().any(|&mo| *v <= max_days(mo)));
@@ -342,7 +342,7 @@ impl Reader<'_, '_> {
     }
 
     /// `by: Day`: the weekdays of the month, each a week of the month and a day of the week.
-    fn days(&mut self, sub: &Node) -> Option<()> {
+    fn days(&mut self, sub: Node<'_>) -> Option<()> {
         let items = list(self.src, sub, "days", self.out)?;
         self.nothing |= items.is_empty();
         for item in items {
@@ -353,7 +353,7 @@ impl Reader<'_, '_> {
 
     /// One `days` entry (`weekOfMonth` and `dayOfWeek`; other spellings in the proposal's
     /// examples get a hint).
-    fn day(&mut self, item: &Node) -> Option<()> {
+    fn day(&mut self, item: Node<'_>) -> Option<()> {
         let (Some(w), Some(d)) = (item.get("weekOfMonth"), item.get("dayOfWeek")) else {
             let mut diag = self.src.diag(
                 &codes::W110,
@@ -393,7 +393,7 @@ fn title(s: &str) -> String {
 /// One of the schema's case-sensitive enum values (its index), or an error with the closest value.
 fn enum_value(
     src: &Src<'_>,
-    node: &Node,
+    node: Node<'_>,
     allowed: &[&str],
     field: &str,
     out: &mut Vec<Diagnostic>,
@@ -411,7 +411,7 @@ fn enum_value(
     d = match text.and_then(|t| crate::text::closest(t, allowed.iter().copied())) {
         Some(s) => d
             .help(format!("did you mean `{s}`? (values are case-sensitive)"))
-            .fix(crate::diagnostic::Fix::rename(node.span, s)),
+            .fix(crate::diagnostic::Fix::rename(node.span(), s)),
         None => d.help(format!("use one of {}", allowed.join(", "))),
     };
     out.push(d);
@@ -421,17 +421,17 @@ fn enum_value(
 /// An integer within the schema's bounds, or an error naming them.
 fn int_in(
     src: &Src<'_>,
-    node: &Node,
+    node: Node<'_>,
     min: i64,
     max: i64,
     field: &str,
     out: &mut Vec<Diagnostic>,
 ) -> Option<i64> {
-    match &node.kind {
+    match node.kind() {
         nodecast_yaml::NodeKind::Scalar {
             value: Scalar::Int(v),
             ..
-        } if (min..=max).contains(v) => Some(*v),
+        } if (min..=max).contains(&v) => Some(v),
         _ => {
             out.push(
                 src.diag(
@@ -447,7 +447,7 @@ fn int_in(
 }
 
 /// A member's optional `interval` (default 1), bounded by the schema's maximum.
-fn interval(src: &Src<'_>, member: &Node, max: i64, out: &mut Vec<Diagnostic>) -> Option<u32> {
+fn interval(src: &Src<'_>, member: Node<'_>, max: i64, out: &mut Vec<Diagnostic>) -> Option<u32> {
     match member.get("interval") {
         None => Some(1),
         Some(n) => int_in(src, n, 1, max, "interval", out).map(|v| v as u32),
@@ -457,10 +457,10 @@ fn interval(src: &Src<'_>, member: &Node, max: i64, out: &mut Vec<Diagnostic>) -
 /// A required list (warning when empty, which selects no date).
 fn list<'n>(
     src: &Src<'_>,
-    parent: &'n Node,
+    parent: Node<'n>,
     key: &str,
     out: &mut Vec<Diagnostic>,
-) -> Option<&'n [Node]> {
+) -> Option<nodecast_yaml::Seq<'n>> {
     let Some(e) = parent.entry(key) else {
         out.push(
             src.diag(&codes::W110, parent, format!("`{key}` is missing"))
@@ -474,7 +474,7 @@ fn list<'n>(
                 out.push(
                     src.diag(
                         &codes::W110,
-                        &e.value,
+                        e.value,
                         format!("`{key}` is empty, so no date is selected"),
                     )
                     .severity(Severity::Warning)
@@ -487,7 +487,7 @@ fn list<'n>(
             out.push(
                 src.diag(
                     &codes::W110,
-                    &e.value,
+                    e.value,
                     format!("`{key}` must be a list, not a {}", e.value.type_name()),
                 )
                 .help(format!("write `{key}: [ … ]`")),

@@ -23,7 +23,7 @@ pub fn hover(o: &Outcome, path: &str, offset: usize, line: u32) -> Option<String
     // it declares (a patch, an object of a file no stage reads as a manifest).
     let mut ids: Vec<ObjectId> = Vec::new();
     for obj in o.head.objects.iter().filter(|x| x.path == path) {
-        let s = obj.root().span;
+        let s = obj.root().span();
         if within(s.start.offset, s.end.offset, offset) && !ids.contains(&obj.id) {
             ids.push(obj.id.clone());
         }
@@ -36,7 +36,7 @@ pub fn hover(o: &Outcome, path: &str, offset: usize, line: u32) -> Option<String
         }
     }
     if ids.is_empty() {
-        ids.extend(crate::inventory::identity(&doc.doc.root));
+        ids.extend(crate::inventory::identity(doc.doc.root()));
     }
     let names: BTreeSet<String> = ids.iter().map(ToString::to_string).collect();
     let pointer = crate::fingerprint::field_path(&file.parsed.docs, offset)
@@ -149,7 +149,7 @@ fn embedded_by_name(doc: &crate::parse::ParsedDoc, pointer: String) -> String {
     let Some(inner) = embedded.docs.get(index) else {
         return pointer;
     };
-    let root = &inner.doc.root;
+    let root = inner.doc.root();
     let kind = root
         .get("kind")
         .and_then(nodecast_yaml::Node::as_str)

@@ -22,7 +22,7 @@ pub fn patch_files(files: &[FileEntry]) -> HashSet<String> {
             continue;
         }
         for doc in &file.parsed.docs {
-            let root = &doc.doc.root;
+            let root = doc.doc.root();
             let mut add = |p: &str| {
                 if let Some(path) = join(dir, p) {
                     out.insert(path);
@@ -47,7 +47,7 @@ pub fn patch_files(files: &[FileEntry]) -> HashSet<String> {
     out
 }
 
-fn seq(node: Option<&Node>) -> &[Node] {
+fn seq(node: Option<Node<'_>>) -> nodecast_yaml::Seq<'_> {
     node.and_then(Node::as_seq).unwrap_or_default()
 }
 

@@ -31,7 +31,7 @@ use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::inventory::{identity, kinds, Inventory, Object, ObjectId};
 use crate::parse::{type_meta, FileEntry, ParsedFile};
 use crate::Fatal;
-use nodecast_yaml::Node;
+use nodecast_yaml::{Node, NodeAddr};
 
 pub use catalog::Catalog;
 use catalog::SchemaEntry;
@@ -62,7 +62,7 @@ pub struct Output {
 /// Parses YAML text (first document) into JSON as the API server would receive it.
 pub fn yaml_to_json(text: &str) -> Option<Value> {
     let parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
-    parsed.documents.first().map(|d| d.root.to_json())
+    parsed.documents.first().map(|d| d.root().to_json())
 }
 
 /// Loads the schemas of a run: repository CRDs and `--schemas DIR` on top of the bundled ones.
@@ -123,7 +123,7 @@ fn load_dir(dir: &Path) -> Result<Vec<catalog::SchemaEntry>, Fatal> {
             let text = std::fs::read_to_string(path).map_err(|e| unreadable(&e))?;
             let parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
             for doc in parsed.documents {
-                if let Ok(converted) = convert::convert_crd(&doc.root.to_json()) {
+                if let Ok(converted) = convert::convert_crd(&doc.root().to_json()) {
                     out.extend(
                         converted
                             .into_iter()
@@ -241,8 +241,8 @@ type Pins = (Arc<ParsedFile>, Option<Arc<ParsedFile>>);
 /// 128-bit keyed hash, so that a kept result costs a few dozen bytes, not a copy of its names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TargetKey {
-    root: usize,
-    base: usize,
+    root: NodeAddr,
+    base: NodeAddr,
     rest: (u64, u64),
 }
 
@@ -404,12 +404,12 @@ struct Target<'a> {
     path: &'a str,
     /// The inventory object, whose rendered values may be written in another file.
     object: Option<&'a Object>,
-    root: &'a Node,
+    root: Node<'a>,
     /// How the finding names the object.
     label: String,
     feature_set: String,
     /// The same document in the base revision, looked up only when a transition rule needs it.
-    base: Option<(&'a str, &'a Node)>,
+    base: Option<(&'a str, Node<'a>)>,
     /// A Kustomize patch: a partial object, checked only for what it contains.
     partial: bool,
     /// The parses `root` and `base` are in.
@@ -443,7 +443,7 @@ fn targets_of<'a>(
     let namespace = object.id.namespace.clone().unwrap_or_default();
     for (payload, embedded) in object.parsed().embedded.iter().enumerate() {
         for (index, doc) in embedded.docs.iter().enumerate() {
-            let root = &doc.doc.root;
+            let root = doc.doc.root();
             let Some(id) = identity(root) else { continue };
             let Some((api_version, _)) = type_meta(root) else {
                 continue;
@@ -454,8 +454,8 @@ fn targets_of<'a>(
                     .iter()
                     .filter(|e| e.key == embedded.key)
                     .flat_map(|e| &e.docs)
-                    .map(|d| &d.doc.root)
-                    .find(|r| identity(r).as_ref() == Some(&id))
+                    .map(|d| d.doc.root())
+                    .find(|r| identity(*r).as_ref() == Some(&id))
                     .map(|r| (b.path.as_str(), r))
             });
             out.push(Target {
@@ -503,11 +503,11 @@ impl Target<'_> {
         let rest = self.rest(schema);
         let (a, b) = key_hashers();
         TargetKey {
-            root: std::ptr::from_ref(self.root) as usize,
+            root: self.root.addr(),
             base: self
                 .base
                 .filter(|_| transition)
-                .map_or(0, |(_, root)| std::ptr::from_ref(root) as usize),
+                .map_or(NodeAddr::default(), |(_, root)| root.addr()),
             rest: (a.hash_one(&rest), b.hash_one(&rest)),
         }
     }
@@ -541,8 +541,8 @@ impl Target<'_> {
         as_update: bool,
     ) -> Option<store::Key> {
         let transition = schema.is_some_and(|e| e.has_transition_rules());
-        let at = |file: &ParsedFile, root: &Node| {
-            Some((file.blob?, root.span.start.offset, root.span.end.offset))
+        let at = |file: &ParsedFile, root: Node<'_>| {
+            Some((file.blob?, root.span().start.offset, root.span().end.offset))
         };
         let own = (at(&self.pins.0, self.root)?, self.embedded);
         let base = match (self.base.filter(|_| transition), &self.pins.1) {
@@ -569,7 +569,7 @@ fn patch_targets<'a>(file: &'a FileEntry, sets: &feature_set::Resolver) -> Vec<T
         .docs
         .iter()
         .filter_map(|doc| {
-            let root = &doc.doc.root;
+            let root = doc.doc.root();
             let id = identity(root)?;
             let (api_version, _) = type_meta(root)?;
             let namespace = id.namespace.clone().unwrap_or_default();
@@ -611,7 +611,7 @@ fn validate_target(
         .get(convert::STATUS_SUBRESOURCE)
         .and_then(Value::as_bool)
         == Some(true);
-    let json = |root: &Node| {
+    let json = |root: Node<'_>| {
         let mut v = root.to_json();
         if let Value::Object(map) = &mut v {
             if status_ignored {
@@ -628,7 +628,7 @@ fn validate_target(
     let head = json(target.root);
     let old_doc = target.base.filter(|_| entry.has_transition_rules());
     // The base revision is the very same document (an unchanged file): no second conversion.
-    let unchanged = old_doc.is_some_and(|(_, root)| std::ptr::eq(root, target.root));
+    let unchanged = old_doc.is_some_and(|(_, root)| root.same(target.root));
     let old = old_doc.filter(|_| !unchanged).map(|(_, root)| json(root));
     let report = if target.partial {
         engine::validate_patch(entry, &head)
@@ -672,7 +672,7 @@ fn rule_of(kind: FindingKind) -> &'static Code {
 fn diagnostic(
     f: &Finding,
     target: &Target<'_>,
-    old: Option<(&str, &Node)>,
+    old: Option<(&str, Node<'_>)>,
     set: &str,
 ) -> Diagnostic {
     let root = target.root;
@@ -781,7 +781,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
                     "{} objects are not schema-validated: nodecast has no schema for {}/{}",
                     id.kind, id.group, id.kind
                 ),
-                root.get("kind").map(|n| n.span),
+                root.get("kind").map(|n| n.span()),
                 "add the kind's CRD to the repository or pass --schemas DIR with it".to_string(),
             )
         } else {
@@ -792,7 +792,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
                     id.kind,
                     versions.join(", ")
                 ),
-                root.get("apiVersion").map(|n| n.span),
+                root.get("apiVersion").map(|n| n.span()),
                 format!(
                     "use apiVersion {}/{}, or add the CRD that serves {version}",
                     id.group,
@@ -804,7 +804,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
             Diagnostic::new(
                 &codes::V105,
                 message,
-                object.head_location(span.unwrap_or(root.span)),
+                object.head_location(span.unwrap_or(root.span())),
             )
             .label("no schema")
             .severity(Severity::Info)

@@ -9,7 +9,7 @@ use nodecast_yaml::Node;
 /// Whether a document is SOPS-encrypted: its root holds a `sops` mapping with the message
 /// authentication code and the tool's version or modification time that SOPS always writes (a
 /// user's own `sops` field without them stays an unknown field).
-pub fn is_encrypted(root: &Node) -> bool {
+pub fn is_encrypted(root: Node<'_>) -> bool {
     root.get("sops").is_some_and(|stanza| {
         stanza.get("mac").is_some()
             && (stanza.get("version").is_some() || stanza.get("lastmodified").is_some())
@@ -34,22 +34,23 @@ pub fn is_ciphertext(value: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn root(text: &str) -> Node {
-        let parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
-        parsed.documents[0].root.clone()
+    /// The document's root (the document is kept for the rest of the test run).
+    fn root(text: &str) -> Node<'static> {
+        let mut parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
+        Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
     }
 
     #[test]
     fn only_the_stanza_sops_writes_marks_a_document_encrypted() {
-        assert!(is_encrypted(&root(
+        assert!(is_encrypted(root(
             "kind: Secret\nsops:\n  mac: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\n  version: 3.7.3\n"
         )));
-        assert!(is_encrypted(&root(
+        assert!(is_encrypted(root(
             "sops:\n  mac: ENC[AES256_GCM,data:x,type:str]\n  lastmodified: '2022-12-10T18:21:16Z'\n"
         )));
-        assert!(!is_encrypted(&root("sops:\n  version: 3.7.3\n")));
-        assert!(!is_encrypted(&root("sops: yes\n")));
-        assert!(!is_encrypted(&root(
+        assert!(!is_encrypted(root("sops:\n  version: 3.7.3\n")));
+        assert!(!is_encrypted(root("sops: yes\n")));
+        assert!(!is_encrypted(root(
             "spec:\n  sops:\n    mac: x\n    version: 1\n"
         )));
     }

@@ -11,8 +11,8 @@ use crate::placeholder::is_templated;
 /// Whether a finding is about a placeholder: a schema finding whose offending value is one, or a
 /// CEL rule whose subject (the node the rule sits on, in either revision) holds one, so its
 /// result depends on the filled-in value.
-pub fn is_about_placeholder(f: &Finding, head: &Node, old: Option<&Node>) -> bool {
-    fn at<'n>(root: &'n Node, pointer: &str) -> Option<&'n Node> {
+pub fn is_about_placeholder(f: &Finding, head: Node<'_>, old: Option<Node<'_>>) -> bool {
+    fn at<'n>(root: Node<'n>, pointer: &str) -> Option<Node<'n>> {
         locate::node(root, pointer)
     }
     let at = |root| at(root, &f.pointer);
@@ -27,17 +27,17 @@ pub fn is_about_placeholder(f: &Finding, head: &Node, old: Option<&Node>) -> boo
     }
 }
 
-fn is_templated_scalar(node: &Node) -> bool {
-    matches!(node.kind, NodeKind::Scalar { .. })
+fn is_templated_scalar(node: Node<'_>) -> bool {
+    matches!(node.kind(), NodeKind::Scalar { .. })
         && node
             .as_str()
             .is_some_and(|s| is_templated(s) || super::sops::is_ciphertext(s))
 }
 
-fn holds_placeholder(node: &Node) -> bool {
-    match &node.kind {
+fn holds_placeholder(node: Node<'_>) -> bool {
+    match node.kind() {
         NodeKind::Scalar { .. } => is_templated_scalar(node),
-        NodeKind::Map(entries) => entries.iter().any(|e| holds_placeholder(&e.value)),
+        NodeKind::Map(entries) => entries.iter().any(|e| holds_placeholder(e.value)),
         NodeKind::Seq(items) => items.iter().any(holds_placeholder),
     }
 }
@@ -46,9 +46,10 @@ fn holds_placeholder(node: &Node) -> bool {
 mod tests {
     use super::*;
 
-    fn root(text: &str) -> Node {
-        let parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
-        parsed.documents[0].root.clone()
+    /// The document's root (the document is kept for the rest of the test run).
+    fn root(text: &str) -> Node<'static> {
+        let mut parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
+        Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
     }
 
     fn finding(kind: FindingKind, pointer: &str) -> Finding {
@@ -78,7 +79,7 @@ mod tests {
             finding(FindingKind::TransitionRule, "/spec/data"),
         ];
         for f in &yes {
-            assert!(is_about_placeholder(f, &doc, None), "{}", f.pointer);
+            assert!(is_about_placeholder(f, doc, None), "{}", f.pointer);
         }
         let no = [
             // A plain wrong value, a missing field, a schema finding on a parent.
@@ -89,14 +90,14 @@ mod tests {
             finding(FindingKind::UnknownField, "/spec/release/image"),
         ];
         for f in &no {
-            assert!(!is_about_placeholder(f, &doc, None), "{}", f.pointer);
+            assert!(!is_about_placeholder(f, doc, None), "{}", f.pointer);
         }
         let old = root("spec:\n  data: '{{ .Values.x }}'\n");
         let plain = root("spec:\n  data: 1\n");
         assert!(is_about_placeholder(
             &finding(FindingKind::TransitionRule, "/spec/data"),
-            &plain,
-            Some(&old)
+            plain,
+            Some(old)
         ));
     }
 }

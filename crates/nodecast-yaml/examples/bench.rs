@@ -10,7 +10,7 @@ fn main() {
         let parsed = parse(&src, &Options::default());
         let mut embedded = 0;
         for d in &parsed.documents {
-            if let Some(c) = d.root.path(&["data", "config"]) {
+            if let Some(c) = d.root().path(&["data", "config"]) {
                 embedded += parse_embedded(&src, c, &Options::default()).documents.len();
             }
         }

@@ -2,9 +2,9 @@
 use nodecast_yaml::{parse, Node, NodeKind, Options};
 
 fn show(src: &str, n: &Node, depth: usize, label: &str) {
-    let s = n.span;
+    let s = n.span();
     let text = src.get(s.start.offset..s.end.offset).unwrap_or("?");
-    let kind = match &n.kind {
+    let kind = match &n.kind() {
         NodeKind::Scalar { text, style, value } => format!("{style:?} {text:?} {value:?}"),
         NodeKind::Seq(_) => "seq".into(),
         NodeKind::Map(_) => "map".into(),
@@ -18,13 +18,13 @@ fn show(src: &str, n: &Node, depth: usize, label: &str) {
         s.end.col,
         s.start.offset,
         s.end.offset,
-        n.tag,
-        n.from_alias,
+        n.tag(),
+        n.from_alias(),
         text
     );
-    match &n.kind {
+    match &n.kind() {
         NodeKind::Scalar { .. } => {}
-        NodeKind::Seq(items) => items.iter().for_each(|i| show(src, i, depth + 1, "- ")),
+        NodeKind::Seq(items) => items.iter().for_each(|i| show(src, &i, depth + 1, "- ")),
         NodeKind::Map(entries) => entries.iter().for_each(|e| {
             show(src, &e.key, depth + 1, "K ");
             show(src, &e.value, depth + 2, "V ");
@@ -42,7 +42,7 @@ fn main() {
             d.index,
             (d.span.start.line, d.span.end.line)
         );
-        show(&src, &d.root, 0, "");
+        show(&src, &d.root(), 0, "");
     }
     for p in &parsed.problems {
         println!(

@@ -1,7 +1,12 @@
 //! Documents embedded in scalars, located in the outer file.
+use std::sync::Arc;
+
+use crate::document::Document;
 use crate::locate::Locator;
+use crate::parse::parse_raw;
 use crate::rescan::{self, Decoded};
-use crate::{parse, Node, NodeKind, Options, Parsed, Pos, Span};
+use crate::source::offset32;
+use crate::{Node, NodeKind, Options, Parsed, Pos, Span};
 
 /// Maps each byte of a scalar's decoded text back to a byte offset in the outer source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +23,7 @@ pub struct SourceMap {
 /// and the spaces that folding puts in their place map to the line break they replace; a final
 /// `\n` added by chomping at the end of the text maps to the end of the source. The extra last
 /// entry is the offset just after everything the scalar consumed.
-pub fn scalar_source_map(outer: &str, scalar: &Node) -> SourceMap {
+pub fn scalar_source_map(outer: &str, scalar: Node<'_>) -> SourceMap {
     match rescan::decode(outer, scalar) {
         Some(d) => {
             let mut offsets = d.starts;
@@ -29,16 +34,9 @@ pub fn scalar_source_map(outer: &str, scalar: &Node) -> SourceMap {
             }
         }
         None => SourceMap {
-            offsets: vec![scalar.span.start.offset; text_len(scalar) + 1],
+            offsets: vec![scalar.offsets().0; scalar.key_text().map_or(0, str::len) + 1],
             exact: false,
         },
-    }
-}
-
-fn text_len(node: &Node) -> usize {
-    match &node.kind {
-        NodeKind::Scalar { text, .. } => text.len(),
-        _ => 0,
     }
 }
 
@@ -46,23 +44,25 @@ fn text_len(node: &Node) -> usize {
 ///
 /// When the scalar's source cannot be mapped exactly (see [`SourceMap::exact`]), every span
 /// points at the scalar's start. A non-scalar node yields an empty result.
-pub fn parse_embedded(outer: &str, scalar: &Node, opts: &Options) -> Parsed {
+pub fn parse_embedded(outer: &str, scalar: Node<'_>, opts: &Options) -> Parsed {
     parse_embedded_exact(outer, scalar, opts).0
 }
 
 /// [`parse_embedded`], and whether the positions are exact ([`SourceMap::exact`]), from one scan
 /// of the scalar's source.
-pub fn parse_embedded_exact(outer: &str, scalar: &Node, opts: &Options) -> (Parsed, bool) {
-    let NodeKind::Scalar { text, .. } = &scalar.kind else {
+pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (Parsed, bool) {
+    let NodeKind::Scalar { text, .. } = scalar.kind() else {
         return (Parsed::default(), false);
     };
-    let mut parsed = parse(text, opts);
+    let inner: Arc<str> = text.into();
+    let raw = parse_raw(&inner, opts);
     let decoded = rescan::decode(outer, scalar);
     let exact = decoded.is_some();
     // Every mapped offset lies between the scalar's start and the end of what it consumed, so only
     // that region (from the start of the scalar's line) needs indexing: files with many embedded
     // documents are not re-indexed whole for each one.
-    let start = scalar.span.start.offset.min(outer.len());
+    let (scalar_start, scalar_end) = scalar.offsets();
+    let start = scalar_start.min(outer.len());
     let region_start = outer.as_bytes()[..start]
         .iter()
         .rposition(|&b| b == b'\n')
@@ -70,19 +70,49 @@ pub fn parse_embedded_exact(outer: &str, scalar: &Node, opts: &Options) -> (Pars
     let region_end = decoded
         .as_ref()
         .map_or(start, |d| d.end)
-        .max(scalar.span.end.offset)
+        .max(scalar_end)
         .clamp(start, outer.len());
+    let region = outer.get(region_start..region_end).unwrap_or("");
     let remap = Remap {
-        region: Locator::new(outer.get(region_start..region_end).unwrap_or("")),
+        region_end: region_start + region.len(),
+        region: Locator::new(region),
         region_start,
-        first_line: scalar.span.start.line.max(1),
+        first_line: scalar.span().start.line.max(1),
         decoded,
         fallback: start,
     };
-    for doc in &mut parsed.documents {
-        doc.span = remap.span(doc.span);
-        remap.node(&mut doc.root);
-    }
+    // Where the scalar's own positions come from is where the embedded ones can come from too
+    // (computed when asked for); otherwise (a rendered object placed in another file) every
+    // span is computed now.
+    let source = scalar.tree.source.clone();
+    let shared = scalar.tree.rare.as_ref().is_none_or(|r| r.spans.is_none())
+        && (std::ptr::eq(outer, &**source.text()) || outer == &**source.text());
+    let mut parsed = raw.finish(|mut d| {
+        let span = remap.span(d.span);
+        if shared {
+            d.tree.map_offsets(|s, e| {
+                let (s, e) = remap.offsets(s as usize, e as usize);
+                (offset32(s), offset32(e))
+            });
+        } else {
+            let spans = (0..d.tree.len())
+                .map(|i| {
+                    let (s, e) = d.tree.offsets(offset32(i));
+                    let (s, e) = remap.offsets(s, e);
+                    Span {
+                        start: remap.pos(s),
+                        end: remap.pos(e),
+                    }
+                })
+                .collect();
+            d.tree.set_spans(spans);
+        }
+        Document::new(
+            d.tree.finish(d.root, inner.clone(), source.clone()),
+            d.index,
+            span,
+        )
+    });
     for p in &mut parsed.problems {
         p.span = remap.span(p.span);
         p.other = p.other.map(|o| remap.span(o));
@@ -95,6 +125,8 @@ struct Remap<'a> {
     /// The part of `outer` from the start of the scalar's line to the end of the scalar.
     region: Locator<'a>,
     region_start: usize,
+    /// Where the region ends (positions past it are clamped to it).
+    region_end: usize,
     /// The outer line the region starts on.
     first_line: u32,
     decoded: Option<Decoded>,
@@ -118,6 +150,14 @@ impl Remap<'_> {
         }
     }
 
+    /// The outer offsets of a decoded range, within the region (as its positions are).
+    fn offsets(&self, s: usize, e: usize) -> (usize, usize) {
+        let start = self.start(s);
+        let end = if e > s { self.end(e).max(start) } else { start };
+        let within = |o: usize| o.clamp(self.region_start, self.region_end);
+        (within(start), within(end))
+    }
+
     fn pos(&self, offset: usize) -> Pos {
         let local = self.region.pos(offset.saturating_sub(self.region_start));
         Pos {
@@ -128,19 +168,10 @@ impl Remap<'_> {
     }
 
     fn span(&self, s: Span) -> Span {
-        let start = self.start(s.start.offset);
-        let end = if s.end.offset > s.start.offset {
-            self.end(s.end.offset).max(start)
-        } else {
-            start
-        };
+        let (start, end) = self.offsets(s.start.offset, s.end.offset);
         Span {
             start: self.pos(start),
             end: self.pos(end),
         }
-    }
-
-    fn node(&self, root: &mut Node) {
-        root.walk_mut(|n| n.span = self.span(n.span));
     }
 }

@@ -9,7 +9,12 @@
 //! YAML 1.1 rules: `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0644` is octal), because nodecast must
 //! see what the API server sees. Places where YAML 1.1 and YAML 1.2 disagree are reported as
 //! [`ProblemKind::Yaml11Ambiguity`] so users can quote them.
+//!
+//! The tree is an arena per document ([`Document`]); a [`Node`] is a copyable handle into it.
+//! Nodes keep byte offsets, and line and column are computed from the [`Source`] when asked for;
+//! scalar texts are ranges of the parsed text wherever the text is what was written.
 
+mod document;
 mod embedded;
 mod line_index;
 mod locate;
@@ -18,12 +23,17 @@ mod parse;
 pub mod pointer;
 mod rescan;
 mod resolve;
+mod source;
+mod tree;
 
-pub use compact_str::CompactString;
+pub use document::{Builder, Document};
 pub use embedded::{parse_embedded, parse_embedded_exact, scalar_source_map, SourceMap};
 pub use line_index::LineIndex;
-pub use node::{Entry, Node, NodeKind, Scalar, ScalarStyle};
-pub use parse::parse;
+pub use node::{
+    Entry, Map, MapIter, Node, NodeAddr, NodeId, NodeKind, Scalar, ScalarStyle, Seq, SeqIter,
+};
+pub use parse::{parse, parse_source};
+pub use source::Source;
 
 /// A position in the *outermost* source text, so diagnostics can point into the file on disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -43,17 +53,6 @@ pub struct Span {
     pub start: Pos,
     /// Position just after the last character of the range.
     pub end: Pos,
-}
-
-/// One YAML document of a stream, so multi-document files keep each object's own range.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Document {
-    /// The document's root node.
-    pub root: Node,
-    /// 0-based index of the document in its stream (counting empty documents too).
-    pub index: usize,
-    /// The range the document's content covers.
-    pub span: Span,
 }
 
 /// Limits that keep hostile input (alias bombs, deep nesting) from exhausting memory or stack.

@@ -14,22 +14,84 @@
 //!
 //! Duplicate keys: the later entry wins and stays at its own position; the earlier one is
 //! removed (so entries remain in source order). Merge keys (`<<`) are expanded in place.
+//! An alias shares the anchored nodes (the reference to them says it goes through an alias):
+//! the expansion budgets still count every node an alias stands for, since callers walk them.
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use compact_str::CompactString;
-
 use saphyr_parser::{Event, Parser, ScanError, Tag};
 
+use crate::document::Document;
 use crate::locate::{self, Locator};
 use crate::resolve::resolve;
-use crate::{
-    Ambiguity, Document, Entry, Node, NodeKind, Options, Parsed, Problem, ProblemKind, Scalar,
-    ScalarStyle, Span,
-};
+use crate::tree::{Class, Ref, TextAt, TreeBuilder, Value, VIA_ALIAS};
+use crate::{Ambiguity, Options, Parsed, Problem, ProblemKind, Scalar, ScalarStyle, Source, Span};
 
 /// Parses a YAML (or JSON) stream into located documents; never panics, whatever the input.
+/// The text is copied once into the documents' [`Source`]; [`parse_source`] shares it instead.
 pub fn parse(src: &str, opts: &Options) -> Parsed {
+    parse_source(&Source::new(src.into()), opts)
+}
+
+/// [`parse`] of a source the caller keeps (a file's text): scalars are ranges of it, not copies.
+pub fn parse_source(source: &Arc<Source>, opts: &Options) -> Parsed {
+    let text = source.text().clone();
+    let raw = parse_raw(&text, opts);
+    raw.finish(|d| {
+        let tree = d.tree.finish(d.root, text.clone(), source.clone());
+        Document::new(tree, d.index, d.span)
+    })
+}
+
+/// A document whose tree is not finished: its offsets are still those of the parsed text.
+pub(crate) struct RawDoc {
+    pub(crate) tree: TreeBuilder,
+    pub(crate) root: Ref,
+    pub(crate) index: usize,
+    pub(crate) span: Span,
+}
+
+/// What [`parse_raw`] found, before the trees are finished.
+pub(crate) struct RawParsed {
+    pub(crate) documents: Vec<RawDoc>,
+    pub(crate) problems: Vec<Problem>,
+    alias_nodes: usize,
+    total_alias_limit_hit: bool,
+}
+
+impl RawParsed {
+    /// Finishes every document with `f`.
+    pub(crate) fn finish(self, f: impl FnMut(RawDoc) -> Document) -> Parsed {
+        Parsed {
+            documents: self.documents.into_iter().map(f).collect(),
+            problems: self.problems,
+            alias_nodes: self.alias_nodes,
+            total_alias_limit_hit: self.total_alias_limit_hit,
+        }
+    }
+}
+
+/// Texts at least this long are not parsed (node offsets are 32 bits, and a node index must
+/// leave the alias bit free); files are far smaller long before this.
+pub(crate) const MAX_TEXT: usize = (VIA_ALIAS - 1) as usize;
+
+/// Parses `src` into unfinished documents.
+pub(crate) fn parse_raw(src: &str, opts: &Options) -> RawParsed {
+    if src.len() >= MAX_TEXT {
+        return RawParsed {
+            documents: Vec::new(),
+            problems: vec![Problem {
+                kind: ProblemKind::Limit,
+                message: format!("the text is longer than {MAX_TEXT} bytes"),
+                span: Span::default(),
+                other: None,
+            }],
+            alias_nodes: 0,
+            total_alias_limit_hit: false,
+        };
+    }
     let loc = Locator::new(src);
     let mut b = Builder::new(&loc, opts);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -63,31 +125,31 @@ pub fn parse(src: &str, opts: &Options) -> Parsed {
 }
 
 /// A finished node with the bookkeeping the limits need.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Built {
-    node: Node,
-    /// Number of nodes in the subtree.
+    node: Ref,
+    /// Number of nodes in the subtree (counting what aliases stand for).
     size: usize,
     /// Collection levels in the subtree (0 for a scalar).
     height: usize,
 }
 
-/// A slot of a mapping under construction.
+/// A slot of a mapping under construction: (key, value).
 enum Slot {
-    Entry(Entry),
+    Entry(Ref, Ref),
     /// A `<<` merge key and its value, resolved when the mapping ends.
-    Merge(Entry),
+    Merge(Ref, Ref),
     /// An earlier duplicate, replaced by a later entry.
     Removed,
 }
 
 enum Content {
-    Seq(Vec<Node>),
+    Seq(Vec<Ref>),
     Map {
         slots: Vec<Slot>,
-        key: Option<Node>,
-        /// Key text → (slot index, span of the first occurrence).
-        seen: HashMap<CompactString, (usize, Span)>,
+        key: Option<Ref>,
+        /// Key text → (slot index, offsets of the first occurrence).
+        seen: HashMap<CompactString, (usize, (usize, usize))>,
     },
 }
 
@@ -102,8 +164,9 @@ struct Frame {
     dash: Option<usize>,
     /// Start offset of the event (fallback span).
     event_start: usize,
-    first: Option<Span>,
-    last: Option<Span>,
+    /// Where the first child occurs (its start offset) and where the last one ends.
+    first: Option<usize>,
+    last: Option<usize>,
     size: usize,
     height: usize,
     /// True when this collection is (inside) a mapping key.
@@ -120,12 +183,14 @@ impl Frame {
 struct Builder<'a> {
     loc: &'a Locator<'a>,
     opts: &'a Options,
-    documents: Vec<Document>,
+    documents: Vec<RawDoc>,
     problems: Vec<Problem>,
     /// Problems of the current document, committed when it completes.
     doc_problems: Vec<Problem>,
     next_index: usize,
     index: usize,
+    /// The current document's nodes.
+    tree: TreeBuilder,
     stack: Vec<Frame>,
     root: Option<Built>,
     anchors: HashMap<usize, Built>,
@@ -153,6 +218,7 @@ impl<'a> Builder<'a> {
             doc_problems: Vec::new(),
             next_index: 0,
             index: 0,
+            tree: TreeBuilder::default(),
             stack: Vec::new(),
             root: None,
             anchors: HashMap::new(),
@@ -165,7 +231,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn finish(mut self) -> Parsed {
+    fn finish(mut self) -> RawParsed {
         if let Some((i, later)) = self.total_limit {
             if later > 0 {
                 self.problems[i].message.push_str(&format!(
@@ -176,7 +242,7 @@ impl<'a> Builder<'a> {
         }
         self.problems
             .sort_by_key(|p| (p.span.start.offset, p.span.end.offset));
-        Parsed {
+        RawParsed {
             documents: self.documents,
             problems: self.problems,
             alias_nodes: self.total_expanded,
@@ -295,6 +361,7 @@ impl<'a> Builder<'a> {
         self.next_index += 1;
         self.stack.clear();
         self.root = None;
+        self.tree = TreeBuilder::default();
         self.anchors.clear();
         self.open_anchors.clear();
         self.expanded = 0;
@@ -304,6 +371,7 @@ impl<'a> Builder<'a> {
 
     fn end_document(&mut self) {
         let root = self.root.take();
+        let tree = std::mem::take(&mut self.tree);
         if self.skipping {
             self.doc_problems.clear();
             return;
@@ -311,13 +379,18 @@ impl<'a> Builder<'a> {
         self.total_expanded = self.total_expanded.saturating_add(self.expanded);
         self.problems.append(&mut self.doc_problems);
         let Some(root) = root else { return };
-        let empty = matches!(
-            &root.node.kind,
-            NodeKind::Scalar { text, style: ScalarStyle::Plain, .. } if text.is_empty()
-        ) && root.node.tag.is_none();
+        let empty = tree.class_of(root.node) == Class::Scalar
+            && tree.style_of(root.node) == ScalarStyle::Plain
+            && tree.text_of(self.loc.src, root.node) == Some("")
+            && tree.tag_of(root.node).is_none();
         if !empty {
-            self.documents.push(Document {
-                span: root.node.span,
+            let (s, e) = tree.offsets(root.node);
+            self.documents.push(RawDoc {
+                span: Span {
+                    start: self.loc.pos(s),
+                    end: self.loc.pos(e),
+                },
+                tree,
                 root: root.node,
                 index: self.index,
             });
@@ -341,12 +414,22 @@ impl<'a> Builder<'a> {
         self.stack.clear();
         self.root = None;
         self.anchors.clear();
+        self.tree = TreeBuilder::default();
     }
 
     fn in_key(&self) -> bool {
         self.stack
             .last()
             .is_some_and(|f| f.in_key || f.expects_key())
+    }
+
+    /// The span of a node built in the current document.
+    fn span_of(&self, r: Ref) -> Span {
+        let (s, e) = self.tree.offsets(r);
+        Span {
+            start: self.loc.pos(s),
+            end: self.loc.pos(e),
+        }
     }
 
     fn scalar(
@@ -400,6 +483,8 @@ impl<'a> Builder<'a> {
             }
             _ => (props.content.min(end), end),
         };
+        // As `Locator::span` clamps them.
+        let (s, e) = (s.min(src.len()), e.max(s).min(src.len()));
         let tag_text = tag.map(|t| {
             props
                 .tag
@@ -423,17 +508,19 @@ impl<'a> Builder<'a> {
                 });
             }
         }
-        let node = Node {
-            span,
-            kind: NodeKind::Scalar {
-                // Saphyr's own buffer is reused when the text is too long to store inline.
-                text: CompactString::from(owned),
-                style,
-                value,
-            },
-            tag: tag_text,
-            from_alias: false,
+        // Most scalars are their source text as written: a range of it, not a copy.
+        let at = match style {
+            ScalarStyle::Plain if src.get(s..e) == Some(text) => TextAt::Range(s, text),
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted
+                if e >= s + 2 && src.get(s + 1..e - 1) == Some(text) =>
+            {
+                TextAt::Range(s + 1, text)
+            }
+            _ => TextAt::Own(text),
         };
+        let node = self
+            .tree
+            .scalar((s, e), at, style, Value::of(&value), tag_text, false, None);
         self.complete(
             Built {
                 node,
@@ -441,7 +528,7 @@ impl<'a> Builder<'a> {
                 height: 0,
             },
             anchor,
-            span,
+            (s, e),
         );
     }
 
@@ -498,43 +585,42 @@ impl<'a> Builder<'a> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
+        let len = self.loc.src.len();
         let start_off = frame
             .flow_start
             .or(frame.dash)
-            .or(frame.first.map(|s| s.start.offset))
-            .unwrap_or(frame.event_start);
-        let span = match (frame.flow_start, frame.last) {
-            (Some(_), _) => self.loc.span(start_off, end),
-            (None, Some(last)) => Span {
-                start: self.loc.pos(start_off),
-                end: last.end,
-            },
-            (None, None) => self.loc.span(start_off, start_off),
+            .or(frame.first)
+            .unwrap_or(frame.event_start)
+            .min(len);
+        let at = match (frame.flow_start, frame.last) {
+            (Some(_), _) => (start_off, end.max(start_off).min(len)),
+            (None, Some(last)) => (start_off, last),
+            (None, None) => (start_off, start_off),
         };
-        let kind = match frame.content {
-            Content::Seq(mut items) => {
-                // Collections are built by pushing; the finished tree keeps no spare capacity.
-                items.shrink_to_fit();
-                NodeKind::Seq(items)
+        let node = match frame.content {
+            Content::Seq(items) => {
+                self.tree
+                    .collection(Class::Seq, at, &items, frame.tag, false, None)
             }
-            Content::Map { slots, key, .. } => {
-                let mut slots = slots;
+            Content::Map { mut slots, key, .. } => {
                 if let Some(key) = key {
                     // A key without a value cannot come from saphyr, but never lose a node.
-                    let at = key.span.end;
-                    let value = empty_node(Span { start: at, end: at });
-                    slots.push(Slot::Entry(Entry { key, value }));
+                    let (_, key_end) = self.tree.offsets(key);
+                    let value = self.tree.scalar(
+                        (key_end, key_end),
+                        TextAt::Own(""),
+                        ScalarStyle::Plain,
+                        Value::Null,
+                        None,
+                        false,
+                        None,
+                    );
+                    slots.push(Slot::Entry(key, value));
                 }
-                let mut entries = apply_merges(slots);
-                entries.shrink_to_fit();
-                NodeKind::Map(entries)
+                let refs = self.apply_merges(slots);
+                self.tree
+                    .collection(Class::Map, at, &refs, frame.tag, false, None)
             }
-        };
-        let node = Node {
-            span,
-            kind,
-            tag: frame.tag,
-            from_alias: false,
         };
         self.open_anchors.remove(&frame.anchor);
         self.complete(
@@ -544,13 +630,13 @@ impl<'a> Builder<'a> {
                 height: frame.height,
             },
             frame.anchor,
-            span,
+            at,
         );
     }
 
     fn alias(&mut self, id: usize, start: usize, end: usize) -> bool {
         let span = self.loc.span(start, end);
-        let Some(anchored) = self.anchors.get(&id) else {
+        let Some(anchored) = self.anchors.get(&id).copied() else {
             let message = if self.open_anchors.contains(&id) {
                 "alias refers to the node that contains it (recursive alias)"
             } else {
@@ -577,25 +663,28 @@ impl<'a> Builder<'a> {
             return true;
         }
         self.expanded += size;
-        let mut built = anchored.clone();
-        mark_from_alias(&mut built.node);
-        self.complete(built, 0, span);
+        let shared = Built {
+            node: anchored.node | VIA_ALIAS,
+            ..anchored
+        };
+        let at = (span.start.offset, span.end.offset);
+        self.complete(shared, 0, at);
         true
     }
 
     /// Registers an anchor and hands a finished node to its parent (or makes it the root).
     /// `at` is where the node occurs (for an alias: the alias, not the anchored node).
-    fn complete(&mut self, built: Built, anchor: usize, at: Span) {
+    fn complete(&mut self, built: Built, anchor: usize, at: (usize, usize)) {
         if anchor != 0 {
             // The anchor's copy counts against the expansion budget too, so nested anchors cannot
             // make bookkeeping copies explode.
             self.expanded = self.expanded.saturating_add(built.size);
             if self.expanded > self.doc_budget().0 {
-                let span = built.node.span;
+                let span = self.span_of(built.node);
                 self.expansion_limit("anchored nodes", span);
                 return;
             }
-            self.anchors.insert(anchor, built.clone());
+            self.anchors.insert(anchor, built);
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(built);
@@ -604,47 +693,106 @@ impl<'a> Builder<'a> {
         frame.size = frame.size.saturating_add(built.size);
         frame.height = frame.height.max(built.height + 1);
         if frame.first.is_none() {
-            frame.first = Some(at);
+            frame.first = Some(at.0);
         }
-        frame.last = Some(at);
+        frame.last = Some(at.1);
         match &mut frame.content {
             Content::Seq(items) => items.push(built.node),
             Content::Map { slots, key, seen } => match key.take() {
                 None => *key = Some(built.node),
                 Some(k) => {
-                    let entry = Entry {
-                        key: k,
-                        value: built.node,
-                    };
-                    if is_merge_key(&entry.key) {
-                        slots.push(Slot::Merge(entry));
+                    if is_merge_key(&self.tree, self.loc.src, k) {
+                        slots.push(Slot::Merge(k, built.node));
                         return;
                     }
                     let index = slots.len();
-                    let text = entry.key.key_text().map(CompactString::from);
-                    let key_span = entry.key.span;
-                    slots.push(Slot::Entry(entry));
-                    let Some(text) = text else { return };
+                    slots.push(Slot::Entry(k, built.node));
+                    let Some(text) = self.tree.text_of(self.loc.src, k) else {
+                        return;
+                    };
+                    let at = self.tree.offsets(k);
                     // Duplicate keys: the later entry wins and stays at its own position; the
                     // earlier one is removed. `other` always points at the first occurrence.
-                    if let Some((old, first)) = seen.get_mut(&text) {
+                    if let Some((old, first)) = seen.get_mut(text) {
                         if let Some(s) = slots.get_mut(*old) {
                             *s = Slot::Removed;
                         }
                         *old = index;
-                        let first = *first;
+                        let first = self.loc.span(first.0, first.1);
                         self.doc_problems.push(Problem {
                             kind: ProblemKind::DuplicateKey,
                             message: format!("duplicate mapping key `{text}`"),
-                            span: key_span,
+                            span: self.loc.span(at.0, at.1),
                             other: Some(first),
                         });
                     } else {
-                        seen.insert(text, (index, key_span));
+                        seen.insert(CompactString::from(text), (index, at));
                     }
                 }
             },
         }
+    }
+
+    /// Resolves `<<` merge keys as go-yaml does: merged entries are added (at the position of
+    /// the `<<` key) unless the mapping sets the key explicitly; among merged mappings, the
+    /// earlier one wins (`<<: [*a, *b]` prefers `*a`). A `<<` whose value is not a mapping or a
+    /// sequence of mappings is kept as an ordinary entry. Returns key and value references.
+    fn apply_merges(&self, slots: Vec<Slot>) -> Vec<Ref> {
+        let tree = &self.tree;
+        let src = self.loc.src;
+        if !slots.iter().any(|s| matches!(s, Slot::Merge(..))) {
+            return slots
+                .into_iter()
+                .filter_map(|s| match s {
+                    Slot::Entry(k, v) => Some([k, v]),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+        }
+        let explicit: HashSet<&str> = slots
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Entry(k, _) => tree.text_of(src, *k),
+                _ => None,
+            })
+            .collect();
+        // A collection's children, reached through the collection's reference.
+        let children = |r: Ref| -> Vec<Ref> {
+            let alias = r & VIA_ALIAS;
+            tree.refs_of(r).iter().map(|c| c | alias).collect()
+        };
+        let mut merged: HashSet<&str> = HashSet::new();
+        let mut out = Vec::new();
+        for slot in slots {
+            match slot {
+                Slot::Entry(k, v) => out.extend([k, v]),
+                Slot::Removed => {}
+                Slot::Merge(k, v) => {
+                    let sources: Vec<Vec<Ref>> = match tree.class_of(v) {
+                        Class::Map => vec![children(v)],
+                        Class::Seq
+                            if children(v).iter().all(|&i| tree.class_of(i) == Class::Map) =>
+                        {
+                            children(v).into_iter().map(children).collect()
+                        }
+                        _ => {
+                            out.extend([k, v]);
+                            continue;
+                        }
+                    };
+                    for pair in sources.iter().flat_map(|s| s.chunks_exact(2)) {
+                        if let Some(key) = tree.text_of(src, pair[0]) {
+                            if explicit.contains(key) || !merged.insert(key) {
+                                continue;
+                            }
+                        }
+                        out.extend([pair[0], pair[1]]);
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -668,19 +816,6 @@ fn tag_to_string(t: &Tag) -> String {
     }
 }
 
-fn empty_node(span: Span) -> Node {
-    Node {
-        span,
-        kind: NodeKind::Scalar {
-            text: CompactString::default(),
-            style: ScalarStyle::Plain,
-            value: Scalar::Null,
-        },
-        tag: None,
-        from_alias: false,
-    }
-}
-
 fn ambiguity_message(a: Ambiguity, text: &str, value: &Scalar) -> String {
     match (a, value) {
         (Ambiguity::Boolean, Scalar::Bool(b)) => format!(
@@ -696,75 +831,10 @@ fn ambiguity_message(a: Ambiguity, text: &str, value: &Scalar) -> String {
     }
 }
 
-/// Sets `from_alias` on a node and all its descendants.
-fn mark_from_alias(node: &mut Node) {
-    node.walk_mut(|n| n.from_alias = true);
-}
-
 /// A plain, untagged `<<` key.
-fn is_merge_key(key: &Node) -> bool {
-    matches!(&key.kind, NodeKind::Scalar { text, style: ScalarStyle::Plain, .. } if text == "<<")
-        && key.tag.as_deref().is_none_or(|t| t == "!!merge")
-}
-
-/// Resolves `<<` merge keys as go-yaml does: merged entries are added (at the position of the
-/// `<<` key) unless the mapping sets the key explicitly; among merged mappings, the earlier one
-/// wins (`<<: [*a, *b]` prefers `*a`). A `<<` whose value is not a mapping or a sequence of
-/// mappings is kept as an ordinary entry.
-fn apply_merges(slots: Vec<Slot>) -> Vec<Entry> {
-    if !slots.iter().any(|s| matches!(s, Slot::Merge(_))) {
-        return slots
-            .into_iter()
-            .filter_map(|s| match s {
-                Slot::Entry(e) => Some(e),
-                _ => None,
-            })
-            .collect();
-    }
-    let explicit: HashSet<String> = slots
-        .iter()
-        .filter_map(|s| match s {
-            Slot::Entry(e) => e.key.key_text().map(str::to_string),
-            _ => None,
-        })
-        .collect();
-    let mut merged: HashSet<String> = HashSet::new();
-    let mut out = Vec::new();
-    for slot in slots {
-        match slot {
-            Slot::Entry(e) => out.push(e),
-            Slot::Removed => {}
-            Slot::Merge(entry) => {
-                let sources = match entry.value.kind {
-                    NodeKind::Map(entries) => vec![entries],
-                    NodeKind::Seq(items) if items.iter().all(|i| i.as_map().is_some()) => items
-                        .into_iter()
-                        .filter_map(|i| match i.kind {
-                            NodeKind::Map(entries) => Some(entries),
-                            _ => None,
-                        })
-                        .collect(),
-                    kind => {
-                        out.push(Entry {
-                            key: entry.key,
-                            value: Node {
-                                kind,
-                                ..entry.value
-                            },
-                        });
-                        continue;
-                    }
-                };
-                for e in sources.into_iter().flatten() {
-                    if let Some(k) = e.key.key_text() {
-                        if explicit.contains(k) || !merged.insert(k.to_string()) {
-                            continue;
-                        }
-                    }
-                    out.push(e);
-                }
-            }
-        }
-    }
-    out
+fn is_merge_key(tree: &TreeBuilder, src: &str, key: Ref) -> bool {
+    tree.class_of(key) == Class::Scalar
+        && tree.style_of(key) == ScalarStyle::Plain
+        && tree.text_of(src, key) == Some("<<")
+        && tree.tag_of(key).is_none_or(|t| t == "!!merge")
 }

@@ -20,7 +20,7 @@ pub fn segments(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
 #[derive(Clone, Copy, Debug)]
 pub struct Walk<'a> {
     /// The deepest node reached.
-    pub node: &'a Node,
+    pub node: Node<'a>,
     /// The key of the mapping entry that led to `node` (`None` for a list item or the root).
     pub key: Option<Span>,
     /// Whether the whole pointer resolved (else `node` is the deepest existing ancestor).
@@ -31,20 +31,20 @@ impl Walk<'_> {
     /// Where to point for the pointer's field: the entry's key, else the node (a list item, the
     /// root, or the deepest existing ancestor of a missing field).
     pub fn key_span(&self) -> Span {
-        self.key.unwrap_or(self.node.span)
+        self.key.unwrap_or_else(|| self.node.span())
     }
 }
 
 /// Follows `pointer` from `root`: mapping entries by key, list items by index.
-pub fn walk<'a>(root: &'a Node, pointer: &str) -> Walk<'a> {
+pub fn walk<'a>(root: Node<'a>, pointer: &str) -> Walk<'a> {
     let mut node = root;
     let mut key = None;
     for seg in segments(pointer) {
-        let next = match &node.kind {
+        let next = match node.kind() {
             NodeKind::Map(entries) => entries
                 .iter()
                 .find(|e| e.key.key_text() == Some(seg.as_ref()))
-                .map(|e| (&e.value, Some(e.key.span))),
+                .map(|e| (e.value, Some(e.key.span()))),
             NodeKind::Seq(items) => seg
                 .parse::<usize>()
                 .ok()
@@ -73,9 +73,9 @@ pub fn walk<'a>(root: &'a Node, pointer: &str) -> Walk<'a> {
     }
 }
 
-impl Node {
+impl<'a> Node<'a> {
     /// The node at a JSON pointer, when it exists.
-    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+    pub fn pointer(self, pointer: &str) -> Option<Node<'a>> {
         let w = walk(self, pointer);
         w.complete.then_some(w.node)
     }
@@ -85,27 +85,27 @@ impl Node {
 mod tests {
     use super::*;
 
-    fn root(text: &str) -> Node {
+    fn doc(text: &str) -> crate::Document {
         crate::parse(text, &crate::Options::default())
             .documents
             .into_iter()
             .next()
             .expect("one document")
-            .root
     }
 
     #[test]
     fn walks_keys_items_and_escapes() {
-        let r = root("a:\n  b/c: [x, {d: 1}]\n  e~f: 2\n");
-        let w = walk(&r, "/a/b~1c/1/d");
+        let d = doc("a:\n  b/c: [x, {d: 1}]\n  e~f: 2\n");
+        let r = d.root();
+        let w = walk(r, "/a/b~1c/1/d");
         assert!(w.complete);
         assert_eq!(w.key_span().start.line, 2);
         assert_eq!(w.key_span().start.col, 13);
-        let item = walk(&r, "/a/b~1c/0");
+        let item = walk(r, "/a/b~1c/0");
         assert_eq!((item.key, item.node.as_str()), (None, Some("x")));
         assert_eq!(r.pointer("/a/e~0f").and_then(Node::as_str), None);
         assert!(r.pointer("/a/e~0f").is_some());
-        let missing = walk(&r, "/a/zz/y");
+        let missing = walk(r, "/a/zz/y");
         assert!(!missing.complete);
         assert_eq!(missing.key_span().start.line, 1);
         assert!(r.pointer("/a/b~1c/9").is_none());

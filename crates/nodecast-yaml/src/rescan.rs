@@ -63,11 +63,11 @@ impl<'e> Sink<'e> {
 }
 
 /// Rebuilds `scalar`'s text from `outer`; `None` when the source does not reproduce it exactly.
-pub(crate) fn decode(outer: &str, scalar: &Node) -> Option<Decoded> {
-    let NodeKind::Scalar { text, style, .. } = &scalar.kind else {
+pub(crate) fn decode(outer: &str, scalar: Node<'_>) -> Option<Decoded> {
+    let NodeKind::Scalar { text, style, .. } = scalar.kind() else {
         return None;
     };
-    let (start, end) = (scalar.span.start.offset, scalar.span.end.offset);
+    let (start, end) = scalar.offsets();
     if start > end || end > outer.len() || !outer.is_char_boundary(start) {
         return None;
     }
@@ -89,7 +89,7 @@ pub(crate) fn decode(outer: &str, scalar: &Node) -> Option<Decoded> {
             if !matches!(outer.as_bytes().get(start), Some(b'|' | b'>')) {
                 return None;
             }
-            block(&src, start, end, *style == ScalarStyle::Literal, text)
+            block(&src, start, end, style == ScalarStyle::Literal, text)
         }
     }
 }

@@ -1,20 +1,20 @@
 //! Documents embedded in ConfigMap scalars, located in the outer file.
 use nodecast_yaml::{
-    parse, parse_embedded, scalar_source_map, LineIndex, Node, Options, Parsed, Pos, ProblemKind,
-    Span,
+    parse, parse_embedded, scalar_source_map, Document, LineIndex, Options, Parsed, Pos,
+    ProblemKind, Span,
 };
 
-/// Parses `outer`, then the YAML held in `data.config` of its first document.
-fn embedded(outer: &str) -> (Node, Parsed) {
+/// Parses `outer`, then the YAML held in `data.config` of its first document (returned as a
+/// document of its own).
+fn embedded(outer: &str) -> (Document, Parsed) {
     let parsed = parse(outer, &Options::default());
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     let config = parsed.documents[0]
-        .root
+        .root()
         .path(&["data", "config"])
-        .unwrap()
-        .clone();
-    let inner = parse_embedded(outer, &config, &Options::default());
-    (config, inner)
+        .unwrap();
+    let inner = parse_embedded(outer, config, &Options::default());
+    (parsed.documents[0].subdocument(config).unwrap(), inner)
 }
 
 /// The position of the `nth` occurrence of `needle` in `src`.
@@ -34,15 +34,16 @@ fn span_text(src: &str, s: Span) -> &str {
 /// Checks that `metadata.name` of the embedded document is `name`, located exactly where the
 /// outer file holds it (`line`, `col`), and that the source map is exact.
 fn check(outer: &str, name: &str, line: u32, col: u32) -> Parsed {
-    let (config, inner) = embedded(outer);
-    assert!(scalar_source_map(outer, &config).exact, "inexact map");
+    let (config_doc, inner) = embedded(outer);
+    let config = config_doc.root();
+    assert!(scalar_source_map(outer, config).exact, "inexact map");
     assert!(inner.problems.is_empty(), "{:?}", inner.problems);
-    let root = &inner.documents[0].root;
+    let root = &inner.documents[0].root();
     let node = root.path(&["metadata", "name"]).unwrap();
     assert_eq!(node.as_str(), Some(name));
-    assert_eq!((node.span.start.line, node.span.start.col), (line, col));
-    assert_eq!(node.span.start, pos_of(outer, name, 0));
-    assert_eq!(span_text(outer, node.span), name);
+    assert_eq!((node.span().start.line, node.span().start.col), (line, col));
+    assert_eq!(node.span().start, pos_of(outer, name, 0));
+    assert_eq!(span_text(outer, node.span()), name);
     assert_eq!(root.get("kind").unwrap().as_str(), Some("MachineConfig"));
     inner
 }
@@ -63,14 +64,14 @@ fn literal() {
         pos_of(&outer, "3.2.0", 0).offset_by(&outer, 5)
     );
     let version = doc
-        .root
+        .root()
         .path(&["spec", "config", "ignition", "version"])
         .unwrap();
-    assert_eq!(span_text(&outer, version.span), "3.2.0");
+    assert_eq!(span_text(&outer, version.span()), "3.2.0");
     // Collection spans map too.
-    let md = doc.root.get("metadata").unwrap();
+    let md = doc.root().get("metadata").unwrap();
     assert_eq!(
-        span_text(&outer, md.span),
+        span_text(&outer, md.span()),
         "labels:\n        machineconfiguration.openshift.io/role: worker\n      name: 99-worker-lit"
     );
 }
@@ -96,7 +97,8 @@ fn folded() {
     let outer = format!(
         "{HEAD}  config: >\n    apiVersion: v1\n\n    kind: MachineConfig\n\n    metadata:\n      name: folded-name\n      labels: {{a: b}}\n  other: x\n"
     );
-    let (config, _) = embedded(&outer);
+    let (config_doc, _) = embedded(&outer);
+    let config = config_doc.root();
     assert_eq!(
         config.as_str(),
         Some("apiVersion: v1\nkind: MachineConfig\nmetadata:\n  name: folded-name\n  labels: {a: b}\n")
@@ -108,7 +110,7 @@ fn folded() {
 fn folded_lines_map_to_their_breaks() {
     let outer = "k: >\n  a\n  b\n\n  c\n";
     let doc = parse(outer, &Options::default());
-    let k = doc.documents[0].root.get("k").unwrap();
+    let k = doc.documents[0].root().get("k").unwrap();
     assert_eq!(k.as_str(), Some("a b\nc\n"));
     let map = scalar_source_map(outer, k);
     assert!(map.exact);
@@ -121,7 +123,8 @@ fn explicit_indentation_with_more_indented_first_line() {
     let outer = format!(
         "{HEAD}  config: |2\n        # a more-indented leading comment\n    kind: MachineConfig\n    metadata:\n      name: indented-name\n  other: x\n"
     );
-    let (config, _) = embedded(&outer);
+    let (config_doc, _) = embedded(&outer);
+    let config = config_doc.root();
     assert!(config.as_str().unwrap().starts_with("    # a more"));
     check(&outer, "indented-name", 11, 13);
 }
@@ -132,17 +135,22 @@ fn explicit_indentation_inside_a_list() {
     let parsed = parse(outer, &Options::default());
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     let config = parsed.documents[0]
-        .root
+        .root()
         .get("items")
         .unwrap()
         .as_seq()
-        .unwrap()[0]
+        .unwrap()
+        .get(0)
+        .unwrap()
         .path(&["data", "config"])
         .unwrap();
     assert!(scalar_source_map(outer, config).exact);
     let inner = parse_embedded(outer, config, &Options::default());
-    let name = inner.documents[0].root.path(&["metadata", "name"]).unwrap();
-    assert_eq!(name.span.start, pos_of(outer, "deep", 0));
+    let name = inner.documents[0]
+        .root()
+        .path(&["metadata", "name"])
+        .unwrap();
+    assert_eq!(name.span().start, pos_of(outer, "deep", 0));
 }
 
 #[test]
@@ -150,39 +158,46 @@ fn double_quoted_with_escapes() {
     let outer = format!(
         "{HEAD}  config: \"kind: MachineConfig\\nmetadata:\\n  name: \\\"dq-name\\\"\\n  labels: {{t: \\\"\\t\\x41\\u00e9\\\\\\\\\\\"}}\\n\"\n"
     );
-    let (config, inner) = embedded(&outer);
+    let (config_doc, inner) = embedded(&outer);
+    let config = config_doc.root();
     assert_eq!(
         config.as_str(),
         Some("kind: MachineConfig\nmetadata:\n  name: \"dq-name\"\n  labels: {t: \"\tAé\\\\\"}\n")
     );
-    assert!(scalar_source_map(&outer, &config).exact);
+    assert!(scalar_source_map(&outer, config).exact);
     assert!(inner.problems.is_empty(), "{:?}", inner.problems);
-    let root = &inner.documents[0].root;
+    let root = &inner.documents[0].root();
     let name = root.path(&["metadata", "name"]).unwrap();
     assert_eq!(name.as_str(), Some("dq-name"));
     // The inner value `"dq-name"` starts at the outer `\"`.
-    assert_eq!(name.span.start, pos_of(&outer, "\\\"dq-name", 0));
-    assert_eq!((name.span.start.line, name.span.start.col), (7, 52));
-    assert_eq!(span_text(&outer, name.span), "\\\"dq-name\\\"");
+    assert_eq!(name.span().start, pos_of(&outer, "\\\"dq-name", 0));
+    assert_eq!((name.span().start.line, name.span().start.col), (7, 52));
+    assert_eq!(span_text(&outer, name.span()), "\\\"dq-name\\\"");
     let t = root.path(&["metadata", "labels", "t"]).unwrap();
     assert_eq!(t.as_str(), Some("\tAé\\"));
-    assert_eq!(span_text(&outer, t.span), "\\\"\\t\\x41\\u00e9\\\\\\\\\\\"");
+    assert_eq!(
+        span_text(&outer, t.span()),
+        "\\\"\\t\\x41\\u00e9\\\\\\\\\\\""
+    );
 }
 
 #[test]
 fn double_quoted_multi_line() {
     let outer = "config: \"kind: MachineConfig\\n\\\n  metadata: {name: ml}\\n\\\n  \"\n";
     let parsed = parse(outer, &Options::default());
-    let config = parsed.documents[0].root.get("config").unwrap();
+    let config = parsed.documents[0].root().get("config").unwrap();
     assert_eq!(
         config.as_str(),
         Some("kind: MachineConfig\nmetadata: {name: ml}\n")
     );
     assert!(scalar_source_map(outer, config).exact);
     let inner = parse_embedded(outer, config, &Options::default());
-    let name = inner.documents[0].root.path(&["metadata", "name"]).unwrap();
-    assert_eq!(name.span.start, pos_of(outer, "ml}", 0));
-    assert_eq!((name.span.start.line, name.span.start.col), (2, 20));
+    let name = inner.documents[0]
+        .root()
+        .path(&["metadata", "name"])
+        .unwrap();
+    assert_eq!(name.span().start, pos_of(outer, "ml}", 0));
+    assert_eq!((name.span().start.line, name.span().start.col), (2, 20));
 }
 
 #[test]
@@ -190,17 +205,21 @@ fn single_quoted() {
     let outer = format!(
         "{HEAD}  config: 'kind: MachineConfig\n\n    metadata: {{name: ''sq-name'', x: y}}\n\n    '\n"
     );
-    let (config, inner) = embedded(&outer);
+    let (config_doc, inner) = embedded(&outer);
+    let config = config_doc.root();
     assert_eq!(
         config.as_str(),
         Some("kind: MachineConfig\nmetadata: {name: 'sq-name', x: y}\n")
     );
-    assert!(scalar_source_map(&outer, &config).exact);
-    let name = inner.documents[0].root.path(&["metadata", "name"]).unwrap();
+    assert!(scalar_source_map(&outer, config).exact);
+    let name = inner.documents[0]
+        .root()
+        .path(&["metadata", "name"])
+        .unwrap();
     assert_eq!(name.as_str(), Some("sq-name"));
-    assert_eq!(name.span.start, pos_of(&outer, "''sq-name", 0));
-    assert_eq!((name.span.start.line, name.span.start.col), (9, 22));
-    assert_eq!(span_text(&outer, name.span), "''sq-name''");
+    assert_eq!(name.span().start, pos_of(&outer, "''sq-name", 0));
+    assert_eq!((name.span().start.line, name.span().start.col), (9, 22));
+    assert_eq!(span_text(&outer, name.span()), "''sq-name''");
 }
 
 #[test]
@@ -213,7 +232,7 @@ fn plain_multi_line() {
     );
     let outer = "config: [a,\n  b]\nv: one\n  two\n\n  three\n";
     let parsed = parse(outer, &Options::default());
-    let v = parsed.documents[0].root.get("v").unwrap();
+    let v = parsed.documents[0].root().get("v").unwrap();
     assert_eq!(v.as_str(), Some("one two\nthree"));
     let map = scalar_source_map(outer, v);
     assert!(map.exact);
@@ -228,28 +247,35 @@ fn plain_multi_line() {
 #[test]
 fn crlf_outer() {
     let outer = "data:\r\n  config: |\r\n    kind: MachineConfig\r\n    metadata:\r\n      name: crlf-name\r\n";
-    let (config, inner) = embedded(outer);
-    assert!(scalar_source_map(outer, &config).exact);
-    let name = inner.documents[0].root.path(&["metadata", "name"]).unwrap();
+    let (config_doc, inner) = embedded(outer);
+    let config = config_doc.root();
+    assert!(scalar_source_map(outer, config).exact);
+    let name = inner.documents[0]
+        .root()
+        .path(&["metadata", "name"])
+        .unwrap();
     assert_eq!(
-        name.span.start,
+        name.span().start,
         Pos {
             offset: 72,
             line: 5,
             col: 13
         }
     );
-    assert_eq!(span_text(outer, name.span), "crlf-name");
+    assert_eq!(span_text(outer, name.span()), "crlf-name");
 }
 
 #[test]
 fn multibyte_in_embedded() {
     let outer = "data:\n  config: |\n    kind: MachineConfig # é\n    metadata:\n      ä: ö\n      name: ünï\n";
     let (_, inner) = embedded(outer);
-    let name = inner.documents[0].root.path(&["metadata", "name"]).unwrap();
-    assert_eq!(name.span.start, pos_of(outer, "ünï", 0));
-    assert_eq!((name.span.start.line, name.span.start.col), (6, 13));
-    assert_eq!(span_text(outer, name.span), "ünï");
+    let name = inner.documents[0]
+        .root()
+        .path(&["metadata", "name"])
+        .unwrap();
+    assert_eq!(name.span().start, pos_of(outer, "ünï", 0));
+    assert_eq!((name.span().start.line, name.span().start.col), (6, 13));
+    assert_eq!(span_text(outer, name.span()), "ünï");
 }
 
 #[test]
@@ -279,20 +305,22 @@ fn problems_and_documents_in_embedded_text() {
 fn inexact_map_falls_back_to_scalar_start() {
     let outer = "config: |\n  kind: x\n";
     let parsed = parse(outer, &Options::default());
-    let mut config = parsed.documents[0].root.get("config").unwrap().clone();
-    if let nodecast_yaml::NodeKind::Scalar { text, .. } = &mut config.kind {
-        *text = "kind: y\nother: z\n".into();
-    }
-    let map = scalar_source_map(outer, &config);
+    let real = parsed.documents[0].root().get("config").unwrap();
+    // A scalar whose text is not what its source spells.
+    let mut b = nodecast_yaml::Builder::new();
+    let id = b.scalar("kind: y\nother: z\n", real.span());
+    let doc = b.finish(id, 0, real.span());
+    let config = doc.root();
+    let map = scalar_source_map(outer, config);
     assert!(!map.exact);
     assert_eq!(map.offsets.len(), "kind: y\nother: z\n".len() + 1);
-    assert!(map.offsets.iter().all(|&o| o == config.span.start.offset));
-    let inner = parse_embedded(outer, &config, &Options::default());
-    let other = inner.documents[0].root.get("other").unwrap();
-    assert_eq!(other.span.start, config.span.start);
-    assert_eq!(other.span.end, config.span.start);
+    assert!(map.offsets.iter().all(|&o| o == config.span().start.offset));
+    let inner = parse_embedded(outer, config, &Options::default());
+    let other = inner.documents[0].root().get("other").unwrap();
+    assert_eq!(other.span().start, config.span().start);
+    assert_eq!(other.span().end, config.span().start);
     // A non-scalar yields nothing.
-    let root = &parsed.documents[0].root;
+    let root = parsed.documents[0].root();
     assert_eq!(
         parse_embedded(outer, root, &Options::default()),
         Parsed::default()
@@ -330,8 +358,8 @@ k: >
 ";
     let parsed = parse(outer, &Options::default());
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
-    for e in parsed.documents[0].root.as_map().unwrap() {
-        let map = scalar_source_map(outer, &e.value);
+    for e in parsed.documents[0].root().as_map().unwrap() {
+        let map = scalar_source_map(outer, e.value);
         let text = e.value.key_text().unwrap();
         assert!(map.exact, "{}: {text:?}", e.key.key_text().unwrap());
         assert_eq!(map.offsets.len(), text.len() + 1);

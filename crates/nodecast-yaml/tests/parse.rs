@@ -2,18 +2,19 @@
 use std::time::{Duration, Instant};
 
 use nodecast_yaml::{
-    parse, Ambiguity, Node, NodeKind, Options, Parsed, Pos, ProblemKind, Scalar, ScalarStyle, Span,
+    parse, Ambiguity, Document, NodeKind, Options, Parsed, Pos, ProblemKind, Scalar, ScalarStyle,
+    Span,
 };
 
 fn p(src: &str) -> Parsed {
     parse(src, &Options::default())
 }
 
-fn root(src: &str) -> Node {
+fn root(src: &str) -> Document {
     let parsed = p(src);
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     assert_eq!(parsed.documents.len(), 1);
-    parsed.documents.into_iter().next().unwrap().root
+    parsed.documents.into_iter().next().unwrap()
 }
 
 /// `(line, col, offset)` of a span's start and end.
@@ -31,41 +32,43 @@ fn text(src: &str, s: Span) -> &str {
 #[test]
 fn block_mapping_spans() {
     let src = "apiVersion: v1\nmetadata:\n  name: foo   # comment\n  labels:\n    app: web\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let e = r.entry("apiVersion").unwrap();
-    assert_eq!(lco(e.key.span), ((1, 1, 0), (1, 11, 10)));
-    assert_eq!(lco(e.value.span), ((1, 13, 12), (1, 15, 14)));
+    assert_eq!(lco(e.key.span()), ((1, 1, 0), (1, 11, 10)));
+    assert_eq!(lco(e.value.span()), ((1, 13, 12), (1, 15, 14)));
     let name = r.path(&["metadata", "name"]).unwrap();
-    assert_eq!(lco(name.span), ((3, 9, 33), (3, 12, 36)));
+    assert_eq!(lco(name.span()), ((3, 9, 33), (3, 12, 36)));
     let key = &r.get("metadata").unwrap().entry("name").unwrap().key;
-    assert_eq!(lco(key.span), ((3, 3, 27), (3, 7, 31)));
+    assert_eq!(lco(key.span()), ((3, 3, 27), (3, 7, 31)));
     // A block mapping runs from its first key to the end of its last value.
     let md = r.get("metadata").unwrap();
     assert_eq!(
-        text(src, md.span),
+        text(src, md.span()),
         "name: foo   # comment\n  labels:\n    app: web"
     );
-    assert_eq!(text(src, r.span), src.trim_end());
+    assert_eq!(text(src, r.span()), src.trim_end());
     let app = r.path(&["metadata", "labels", "app"]).unwrap();
-    assert_eq!(lco(app.span), ((5, 10, 68), (5, 13, 71)));
+    assert_eq!(lco(app.span()), ((5, 10, 68), (5, 13, 71)));
 }
 
 #[test]
 fn block_sequence_spans() {
     let src = "items:\n- one\n-   two\n- k: v\n  k2: v2\nnested:\n  - - deep\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let items = r.get("items").unwrap();
-    assert_eq!(lco(items.span), ((2, 1, 7), (5, 9, 36)));
+    assert_eq!(lco(items.span()), ((2, 1, 7), (5, 9, 36)));
     let seq = items.as_seq().unwrap();
-    assert_eq!(lco(seq[0].span), ((2, 3, 9), (2, 6, 12)));
-    assert_eq!(lco(seq[1].span), ((3, 5, 17), (3, 8, 20)));
-    assert_eq!(text(src, seq[2].span), "k: v\n  k2: v2");
+    assert_eq!(lco(seq.get(0).unwrap().span()), ((2, 3, 9), (2, 6, 12)));
+    assert_eq!(lco(seq.get(1).unwrap().span()), ((3, 5, 17), (3, 8, 20)));
+    assert_eq!(text(src, seq.get(2).unwrap().span()), "k: v\n  k2: v2");
     let nested = r.get("nested").unwrap();
-    assert_eq!(text(src, nested.span), "- - deep");
-    let inner = &nested.as_seq().unwrap()[0];
-    assert_eq!(text(src, inner.span), "- deep");
+    assert_eq!(text(src, nested.span()), "- - deep");
+    let inner = &nested.as_seq().unwrap().get(0).unwrap();
+    assert_eq!(text(src, inner.span()), "- deep");
     assert_eq!(
-        lco(inner.as_seq().unwrap()[0].span),
+        lco(inner.as_seq().unwrap().get(0).unwrap().span()),
         ((7, 7, 51), (7, 11, 55))
     );
 }
@@ -73,34 +76,39 @@ fn block_sequence_spans() {
 #[test]
 fn flow_spans() {
     let src = "a: [1, {b: c}, \"d\"]\ne: {f: [g]}\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let a = r.get("a").unwrap();
-    assert_eq!(lco(a.span), ((1, 4, 3), (1, 20, 19)));
+    assert_eq!(lco(a.span()), ((1, 4, 3), (1, 20, 19)));
     let items = a.as_seq().unwrap();
-    assert_eq!(lco(items[0].span), ((1, 5, 4), (1, 6, 5)));
-    assert_eq!(text(src, items[1].span), "{b: c}");
+    assert_eq!(lco(items.get(0).unwrap().span()), ((1, 5, 4), (1, 6, 5)));
+    assert_eq!(text(src, items.get(1).unwrap().span()), "{b: c}");
     assert_eq!(
-        lco(items[1].get("b").unwrap().span),
+        lco(items.get(1).unwrap().get("b").unwrap().span()),
         ((1, 12, 11), (1, 13, 12))
     );
-    assert_eq!(text(src, items[2].span), "\"d\"");
+    assert_eq!(text(src, items.get(2).unwrap().span()), "\"d\"");
     let e = r.get("e").unwrap();
-    assert_eq!(text(src, e.span), "{f: [g]}");
-    assert_eq!(lco(e.path(&["f"]).unwrap().span), ((2, 8, 27), (2, 11, 30)));
+    assert_eq!(text(src, e.span()), "{f: [g]}");
+    assert_eq!(
+        lco(e.path(&["f"]).unwrap().span()),
+        ((2, 8, 27), (2, 11, 30))
+    );
 }
 
 #[test]
 fn json_spans() {
     let src = "{\n  \"kind\": \"ConfigMap\",\n  \"data\": {\n    \"list\": [1, 2,\n      {\"x\": null}]\n  }\n}\n";
-    let r = root(src);
-    assert_eq!(lco(r.span), ((1, 1, 0), (7, 2, 80)));
+    let doc = root(src);
+    let r = doc.root();
+    assert_eq!(lco(r.span()), ((1, 1, 0), (7, 2, 80)));
     let kind = r.entry("kind").unwrap();
-    assert_eq!(lco(kind.key.span), ((2, 3, 4), (2, 9, 10)));
-    assert_eq!(lco(kind.value.span), ((2, 11, 12), (2, 22, 23)));
+    assert_eq!(lco(kind.key.span()), ((2, 3, 4), (2, 9, 10)));
+    assert_eq!(lco(kind.value.span()), ((2, 11, 12), (2, 22, 23)));
     let list = r.path(&["data", "list"]).unwrap();
-    assert_eq!(text(src, list.span), "[1, 2,\n      {\"x\": null}]");
-    let x = &list.as_seq().unwrap()[2];
-    assert_eq!(lco(x.get("x").unwrap().span), ((5, 13, 68), (5, 17, 72)));
+    assert_eq!(text(src, list.span()), "[1, 2,\n      {\"x\": null}]");
+    let x = &list.as_seq().unwrap().get(2).unwrap();
+    assert_eq!(lco(x.get("x").unwrap().span()), ((5, 13, 68), (5, 17, 72)));
     assert!(x.get("x").unwrap().is_null());
     assert_eq!(r.to_json()["data"]["list"][1], 2);
 }
@@ -132,8 +140,9 @@ anchored: &x val
 empty:
 last: end
 ";
-    let r = root(src);
-    let span_of = |k: &str| text(src, r.get(k).unwrap().span);
+    let doc = root(src);
+    let r = doc.root();
+    let span_of = |k: &str| text(src, r.get(k).unwrap().span());
     assert_eq!(span_of("plain"), "multi\n  line");
     assert_eq!(span_of("single"), "'it''s'");
     assert_eq!(span_of("double"), "\"a\\tb\"");
@@ -146,7 +155,7 @@ last: end
     assert_eq!(span_of("anchored"), "val");
     assert_eq!(span_of("empty"), "");
     let lit = r.get("literal").unwrap();
-    assert_eq!(lco(lit.span), ((5, 10, 60), (7, 5, 71)));
+    assert_eq!(lco(lit.span()), ((5, 10, 60), (7, 5, 71)));
     assert_eq!(r.get("literal").unwrap().as_str(), Some("l1\nl2\n"));
     assert_eq!(r.get("folded").unwrap().as_str(), Some("f1 f2"));
     assert_eq!(r.get("keep").unwrap().as_str(), Some("k\n\n"));
@@ -154,14 +163,14 @@ last: end
     let empty = r.get("empty").unwrap();
     assert!(empty.is_null());
     let at = src.find("empty:").unwrap() + 6;
-    assert_eq!(empty.span.start.offset, at);
-    assert_eq!(empty.span.end.offset, at);
+    assert_eq!(empty.span().start.offset, at);
+    assert_eq!(empty.span().end.offset, at);
     let tagged = r.get("tagged").unwrap();
-    assert_eq!(tagged.tag.as_deref(), Some("!!str"));
+    assert_eq!(tagged.tag(), Some("!!str"));
     assert_eq!(tagged.as_str(), Some("12"));
     let styles: Vec<ScalarStyle> = ["plain", "single", "double", "literal", "folded"]
         .iter()
-        .map(|k| match &r.get(k).unwrap().kind {
+        .map(|k| match &r.get(k).unwrap().kind() {
             NodeKind::Scalar { style, .. } => *style,
             _ => panic!(),
         })
@@ -183,23 +192,25 @@ fn block_scalar_at_end_of_stream_and_document() {
     let src = "--- |\n  top\n...\n---\na: |";
     let parsed = p(src);
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
-    let top = &parsed.documents[0].root;
-    assert_eq!(text(src, top.span), "|\n  top");
-    let a = parsed.documents[1].root.get("a").unwrap();
-    assert_eq!(text(src, a.span), "|");
+    let top = &parsed.documents.first().unwrap().root();
+    assert_eq!(text(src, top.span()), "|\n  top");
+    let a = parsed.documents.get(1).unwrap().root().get("a").unwrap();
+    assert_eq!(text(src, a.span()), "|");
     assert_eq!(a.as_str(), Some(""));
 }
 
 #[test]
 fn tricky_block_header() {
     let src = "\"a | #\": | # x |\n  text\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let v = r.get("a | #").unwrap();
-    assert_eq!(text(src, v.span), "| # x |\n  text");
-    assert_eq!(v.span.start.offset, 9);
+    assert_eq!(text(src, v.span()), "| # x |\n  text");
+    assert_eq!(v.span().start.offset, 9);
     let src = "k: &anchor !!str |\n  text\n";
-    let v = root(src).get("k").unwrap().clone();
-    assert_eq!(text(src, v.span), "|\n  text");
+    let doc = root(src);
+    let v = doc.root().get("k").unwrap();
+    assert_eq!(text(src, v.span()), "|\n  text");
 }
 
 #[test]
@@ -209,8 +220,11 @@ fn multi_document_indexes() {
     assert!(parsed.problems.is_empty());
     let idx: Vec<usize> = parsed.documents.iter().map(|d| d.index).collect();
     assert_eq!(idx, [0, 2, 3]);
-    assert_eq!(lco(parsed.documents[1].span), ((5, 1, 30), (5, 5, 34)));
-    assert!(parsed.documents[2].root.is_null());
+    assert_eq!(
+        lco(parsed.documents.get(1).unwrap().span),
+        ((5, 1, 30), (5, 5, 34))
+    );
+    assert!(parsed.documents.get(2).unwrap().root().is_null());
 }
 
 #[test]
@@ -218,7 +232,17 @@ fn syntax_error_keeps_earlier_documents() {
     let src = "a: 1\n---\nb: 2\n---\nc: [1, 2\nd: e\n";
     let parsed = p(src);
     assert_eq!(parsed.documents.len(), 2);
-    assert_eq!(parsed.documents[1].root.get("b").unwrap().to_json(), 2);
+    assert_eq!(
+        parsed
+            .documents
+            .get(1)
+            .unwrap()
+            .root()
+            .get("b")
+            .unwrap()
+            .to_json(),
+        2
+    );
     assert_eq!(parsed.problems.len(), 1);
     let prob = &parsed.problems[0];
     assert_eq!(prob.kind, ProblemKind::Syntax);
@@ -239,9 +263,9 @@ fn syntax_error_keeps_earlier_documents() {
 fn syntax_error_in_first_document() {
     let parsed = p("a: b: c\n");
     assert!(parsed.documents.is_empty());
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Syntax);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Syntax);
     assert_eq!(
-        parsed.problems[0].span.start,
+        parsed.problems.first().unwrap().span.start,
         Pos {
             offset: 4,
             line: 1,
@@ -249,7 +273,7 @@ fn syntax_error_in_first_document() {
         }
     );
     assert_eq!(
-        parsed.problems[0].message,
+        parsed.problems.first().unwrap().message,
         "mapping values are not allowed in this context"
     );
 }
@@ -258,20 +282,20 @@ fn syntax_error_in_first_document() {
 fn unknown_alias_is_a_syntax_error() {
     let parsed = p("ok: 1\n---\na: *nope\n");
     assert_eq!(parsed.documents.len(), 1);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Syntax);
-    assert_eq!(parsed.problems[0].span.start.line, 3);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Syntax);
+    assert_eq!(parsed.problems.first().unwrap().span.start.line, 3);
     // Anchors do not carry over to the next document.
     let parsed = p("a: &x 1\n---\nb: *x\n");
     assert_eq!(parsed.documents.len(), 1);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Syntax);
-    assert_eq!(parsed.problems[0].span.start.line, 3);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Syntax);
+    assert_eq!(parsed.problems.first().unwrap().span.start.line, 3);
 }
 
 #[test]
 fn duplicate_keys() {
     let src = "a: 1\nb: 2\na: 3\nc: 4\na: 5\n";
     let parsed = p(src);
-    let r = &parsed.documents[0].root;
+    let r = &parsed.documents.first().unwrap().root();
     let keys: Vec<&str> = r
         .as_map()
         .unwrap()
@@ -296,25 +320,29 @@ fn duplicate_keys() {
     // Keys compare by text, whatever their style.
     let parsed = p("{\"x\": 1, x: 2}");
     assert_eq!(parsed.problems.len(), 1);
-    assert_eq!(parsed.problems[0].span.start.col, 10);
-    assert_eq!(parsed.problems[0].other.unwrap().start.col, 2);
+    assert_eq!(parsed.problems.first().unwrap().span.start.col, 10);
+    assert_eq!(parsed.problems.first().unwrap().other.unwrap().start.col, 2);
 }
 
 #[test]
 fn anchors_and_aliases() {
     let src = "base: &b\n  x: 1\n  y: [2]\ncopy: *b\nitem: &i hello\nlist: [*i, *i]\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let copy = r.get("copy").unwrap();
-    assert!(copy.from_alias);
-    assert_eq!(copy.span, r.get("base").unwrap().span);
+    assert!(copy.from_alias());
+    assert_eq!(copy.span(), r.get("base").unwrap().span());
     let y = copy.get("y").unwrap();
-    assert!(y.from_alias && y.as_seq().unwrap()[0].from_alias);
-    assert!(!r.get("base").unwrap().from_alias);
+    assert!(y.from_alias() && y.as_seq().unwrap().get(0).unwrap().from_alias());
+    assert!(!r.get("base").unwrap().from_alias());
     let list = r.get("list").unwrap();
-    assert!(!list.from_alias);
-    assert_eq!(list.as_seq().unwrap()[1].as_str(), Some("hello"));
+    assert!(!list.from_alias());
+    assert_eq!(
+        list.as_seq().unwrap().get(1).unwrap().as_str(),
+        Some("hello")
+    );
     // The mapping ends at the alias, not at the anchored node.
-    assert_eq!(r.span.end.offset, src.trim_end().len());
+    assert_eq!(r.span().end.offset, src.trim_end().len());
 }
 
 #[test]
@@ -335,10 +363,10 @@ fn billion_laughs_is_cut_short() {
         .filter(|p| p.kind == ProblemKind::Limit)
         .collect();
     assert_eq!(limit.len(), 1);
-    assert!(src[limit[0].span.start.offset..].starts_with("*l"));
+    assert!(src[limit.first().unwrap().span.start.offset..].starts_with("*l"));
     // The bomb document is dropped, the next one kept.
     assert_eq!(parsed.documents.len(), 1);
-    assert_eq!(parsed.documents[0].index, 1);
+    assert_eq!(parsed.documents.first().unwrap().index, 1);
 }
 
 #[test]
@@ -350,7 +378,7 @@ fn alias_limit_is_configurable() {
     };
     let parsed = parse(src, &opts);
     assert_eq!(parsed.problems.len(), 1);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Limit);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Limit);
     assert!(parsed.documents.is_empty());
     assert_eq!(p(src).documents.len(), 1);
 }
@@ -362,13 +390,13 @@ fn depth_limits() {
     let parsed = p(&deep_flow);
     assert!(t.elapsed() < Duration::from_secs(2));
     assert!(parsed.documents.is_empty());
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Limit);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Limit);
 
     let deep_block = format!("{}x\n", "- ".repeat(50_000));
     let parsed = p(&deep_block);
     assert!(parsed.documents.is_empty());
     assert_eq!(parsed.problems.len(), 1);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Limit);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Limit);
 
     let opts = Options {
         max_depth: 3,
@@ -381,12 +409,12 @@ fn depth_limits() {
     let idx: Vec<usize> = parsed.documents.iter().map(|d| d.index).collect();
     assert_eq!(idx, [0, 2]);
     assert_eq!(parsed.problems.len(), 1);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Limit);
-    assert_eq!(parsed.problems[0].span.start.line, 3);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Limit);
+    assert_eq!(parsed.problems.first().unwrap().span.start.line, 3);
 
     // Aliases cannot be used to nest deeper than the limit either.
     let parsed = parse("a: &a [[1]]\nb: [[*a]]\n", &opts);
-    assert_eq!(parsed.problems[0].kind, ProblemKind::Limit);
+    assert_eq!(parsed.problems.first().unwrap().kind, ProblemKind::Limit);
 }
 
 #[test]
@@ -409,12 +437,13 @@ inline:
 bad:
   <<: scalar
 ";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let one = r.get("one").unwrap();
     assert_eq!(one.to_json(), serde_json::json!({"a": 1, "b": 3}));
     let b = one.get("b").unwrap();
-    assert!(!b.from_alias);
-    assert!(one.get("a").unwrap().from_alias);
+    assert!(!b.from_alias());
+    assert!(one.get("a").unwrap().from_alias());
     let list = r.get("list").unwrap();
     assert_eq!(
         list.to_json(),
@@ -431,6 +460,7 @@ bad:
     // A quoted "<<" is an ordinary key.
     assert_eq!(
         root("m: &m {a: 1}\nn:\n  \"<<\": *m\n")
+            .root()
             .get("n")
             .unwrap()
             .to_json(),
@@ -454,9 +484,9 @@ block: |
   yes
 ";
     let parsed = p(src);
-    let r = &parsed.documents[0].root;
-    let value = |k: &str| match &r.get(k).unwrap().kind {
-        NodeKind::Scalar { value, .. } => value.clone(),
+    let r = &parsed.documents.first().unwrap().root();
+    let value = |k: &str| match &r.get(k).unwrap().kind() {
+        NodeKind::Scalar { value, .. } => *value,
         _ => panic!(),
     };
     assert_eq!(value("bool11"), Scalar::Bool(true));
@@ -496,11 +526,12 @@ block: |
 
 #[test]
 fn explicit_tags_resolve() {
-    let r = root("a: !!int \"42\"\nb: !!str true\nc: !custom 5\nd: !!float 1\ne: !!bool yes\n");
+    let doc = root("a: !!int \"42\"\nb: !!str true\nc: !custom 5\nd: !!float 1\ne: !!bool yes\n");
+    let r = doc.root();
     assert_eq!(r.get("a").unwrap().to_json(), 42);
     assert_eq!(r.get("b").unwrap().to_json(), "true");
     assert_eq!(r.get("c").unwrap().to_json(), "5");
-    assert_eq!(r.get("c").unwrap().tag.as_deref(), Some("!custom"));
+    assert_eq!(r.get("c").unwrap().tag(), Some("!custom"));
     assert_eq!(r.get("d").unwrap().to_json(), 1.0);
     assert_eq!(r.get("e").unwrap().to_json(), true);
 }
@@ -508,28 +539,30 @@ fn explicit_tags_resolve() {
 #[test]
 fn crlf_line_endings() {
     let src = "a: 1\r\nb:\r\n  c: \"x\r\n   y\"\r\nd: |\r\n  l1\r\n  l2\r\ne: end\r\n";
-    let r = root(src);
-    assert_eq!(lco(r.get("a").unwrap().span), ((1, 4, 3), (1, 5, 4)));
+    let doc = root(src);
+    let r = doc.root();
+    assert_eq!(lco(r.get("a").unwrap().span()), ((1, 4, 3), (1, 5, 4)));
     let c = r.path(&["b", "c"]).unwrap();
     assert_eq!(c.as_str(), Some("x y"));
-    assert_eq!(lco(c.span), ((3, 6, 15), (4, 6, 24)));
+    assert_eq!(lco(c.span()), ((3, 6, 15), (4, 6, 24)));
     let d = r.get("d").unwrap();
     assert_eq!(d.as_str(), Some("l1\nl2\n"));
-    assert_eq!(lco(d.span), ((5, 4, 29), (7, 5, 42)));
-    assert_eq!(lco(r.get("e").unwrap().span), ((8, 4, 47), (8, 7, 50)));
+    assert_eq!(lco(d.span()), ((5, 4, 29), (7, 5, 42)));
+    assert_eq!(lco(r.get("e").unwrap().span()), ((8, 4, 47), (8, 7, 50)));
 }
 
 #[test]
 fn multibyte_characters() {
     let src = "name: \"héllo wörld\"\n日本: 語 # c\nnext: ok\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let name = r.get("name").unwrap();
-    assert_eq!(lco(name.span), ((1, 7, 6), (1, 20, 21)));
+    assert_eq!(lco(name.span()), ((1, 7, 6), (1, 20, 21)));
     let e = r.entry("日本").unwrap();
-    assert_eq!(lco(e.key.span), ((2, 1, 22), (2, 3, 28)));
+    assert_eq!(lco(e.key.span()), ((2, 1, 22), (2, 3, 28)));
     // Columns count characters, offsets count bytes.
-    assert_eq!(lco(e.value.span), ((2, 5, 30), (2, 6, 33)));
-    assert_eq!(lco(r.get("next").unwrap().span), ((3, 7, 44), (3, 9, 46)));
+    assert_eq!(lco(e.value.span()), ((2, 5, 30), (2, 6, 33)));
+    assert_eq!(lco(r.get("next").unwrap().span()), ((3, 7, 44), (3, 9, 46)));
 }
 
 #[test]
@@ -559,16 +592,21 @@ fn empty_inputs() {
 fn non_ascii_directive_and_bom() {
     // saphyr miscounts characters on directive lines; positions must still be right.
     let src = "%FOO ¡é\n---\nkey: välue\n";
-    let r = root(src);
+    let doc = root(src);
+    let r = doc.root();
     let v = r.get("key").unwrap();
-    assert_eq!(text(src, v.span), "välue");
-    assert_eq!((v.span.start.line, v.span.start.col), (3, 6));
+    assert_eq!(text(src, v.span()), "välue");
+    assert_eq!((v.span().start.line, v.span().start.col), (3, 6));
     // A byte order mark is a character before the first key.
     let src = "\u{feff}a: |\n  x\nb: ü\n";
-    let r = root(src);
-    assert_eq!(lco(r.entry("a").unwrap().key.span), ((1, 2, 3), (1, 3, 4)));
-    assert_eq!(text(src, r.get("a").unwrap().span), "|\n  x");
-    assert_eq!(text(src, r.get("b").unwrap().span), "ü");
+    let doc = root(src);
+    let r = doc.root();
+    assert_eq!(
+        lco(r.entry("a").unwrap().key.span()),
+        ((1, 2, 3), (1, 3, 4))
+    );
+    assert_eq!(text(src, r.get("a").unwrap().span()), "|\n  x");
+    assert_eq!(text(src, r.get("b").unwrap().span()), "ü");
 }
 
 #[test]
@@ -596,15 +634,18 @@ fn total_alias_budget_spans_all_documents_of_a_text() {
         .message
         .starts_with(nodecast_yaml::TOTAL_ALIAS_LIMIT));
     assert!(
-        limits[0].message.ends_with(&format!(
+        limits.first().unwrap().message.ends_with(&format!(
             "{} later documents of this file were dropped for the same reason",
             999 - kept
         )),
         "{}",
-        limits[0].message
+        limits.first().unwrap().message
     );
     // The problem is on the first document that did not fit.
-    assert_eq!(limits[0].span.start.line as usize, kept * 6 + 4);
+    assert_eq!(
+        limits.first().unwrap().span.start.line as usize,
+        kept * 6 + 4
+    );
 }
 
 #[test]
@@ -618,5 +659,10 @@ fn a_smaller_total_budget_is_respected() {
     assert_eq!(parsed.documents.len(), 1);
     assert_eq!(parsed.alias_nodes, 12);
     assert_eq!(parsed.problems.len(), 1);
-    assert!(parsed.problems[0].message.contains("0 were left"));
+    assert!(parsed
+        .problems
+        .first()
+        .unwrap()
+        .message
+        .contains("0 were left"));
 }

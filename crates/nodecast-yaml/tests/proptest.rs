@@ -80,17 +80,17 @@ fn check_span(src: &str, index: &LineIndex, s: Span, what: &str) -> Result<(), T
     Ok(())
 }
 
-fn check_tree(src: &str, index: &LineIndex, root: &Node) -> Result<(), TestCaseError> {
+fn check_tree(src: &str, index: &LineIndex, root: Node<'_>) -> Result<(), TestCaseError> {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        check_span(src, index, n.span, "node")?;
-        match &n.kind {
+        check_span(src, index, n.span(), "node")?;
+        match n.kind() {
             NodeKind::Scalar { .. } => {}
             NodeKind::Seq(items) => stack.extend(items),
             NodeKind::Map(entries) => {
                 for e in entries {
-                    stack.push(&e.key);
-                    stack.push(&e.value);
+                    stack.push(e.key);
+                    stack.push(e.value);
                 }
             }
         }
@@ -102,7 +102,7 @@ fn check_parsed(src: &str, parsed: &Parsed) -> Result<(), TestCaseError> {
     let index = LineIndex::new(src);
     for d in &parsed.documents {
         check_span(src, &index, d.span, "document")?;
-        check_tree(src, &index, &d.root)?;
+        check_tree(src, &index, d.root())?;
     }
     for p in &parsed.problems {
         prop_assert!(
@@ -126,16 +126,16 @@ fn check_parsed(src: &str, parsed: &Parsed) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn first_scalar(parsed: &Parsed) -> Option<&Node> {
-    let mut stack: Vec<&Node> = parsed.documents.iter().rev().map(|d| &d.root).collect();
+fn first_scalar(parsed: &Parsed) -> Option<Node<'_>> {
+    let mut stack: Vec<Node<'_>> = parsed.documents.iter().rev().map(|d| d.root()).collect();
     while let Some(n) = stack.pop() {
-        match &n.kind {
+        match n.kind() {
             NodeKind::Scalar { .. } => return Some(n),
             NodeKind::Seq(items) => stack.extend(items.iter().rev()),
             NodeKind::Map(entries) => {
                 for e in entries.iter().rev() {
-                    stack.push(&e.value);
-                    stack.push(&e.key);
+                    stack.push(e.value);
+                    stack.push(e.key);
                 }
             }
         }
@@ -264,7 +264,7 @@ fn check_exact(src: &str) -> Result<(), TestCaseError> {
         {
             continue;
         }
-        let Some(root) = parsed.documents.first().map(|d| &d.root) else {
+        let Some(root) = parsed.documents.first().map(|d| d.root()) else {
             continue;
         };
         let k = root.get("k").or_else(|| {
@@ -333,15 +333,15 @@ fn known_edge_inputs() {
         {
             continue;
         }
-        let mut stack: Vec<&Node> = parsed.documents.iter().map(|d| &d.root).collect();
+        let mut stack: Vec<Node<'_>> = parsed.documents.iter().map(|d| d.root()).collect();
         while let Some(n) = stack.pop() {
-            match &n.kind {
+            match n.kind() {
                 NodeKind::Scalar { .. } => {
                     assert!(scalar_source_map(src, n).exact, "{src:?}: {n:?}");
                 }
                 NodeKind::Seq(items) => stack.extend(items),
                 NodeKind::Map(entries) => {
-                    stack.extend(entries.iter().flat_map(|e| [&e.key, &e.value]));
+                    stack.extend(entries.iter().flat_map(|e| [e.key, e.value]));
                 }
             }
         }

@@ -34,7 +34,7 @@ fn head_at(side: &Side<'_>, path: &[&str]) -> Location {
     let root = side.np.root();
     let span = root
         .path(path)
-        .map(|n| n.span)
+        .map(|n| n.span())
         .unwrap_or_else(|| locate::key_span(root, &format!("/{}", path.join("/"))));
     side.np.head_location(span)
 }
@@ -282,11 +282,11 @@ fn strategy(v: &mut Verdict, h: &Side<'_>, np: &str) {
                     "NodePool {}: maxSurge and maxUnavailable are both 0, which the NodePool API documents as invalid",
                     h.np.id.name
                 ),
-                h.np.head_location(surge.span),
+                h.np.head_location(surge.span()),
             )
             .label("maxSurge 0")
             .related(
-                h.np.head_location(unavailable.span),
+                h.np.head_location(unavailable.span()),
                 "maxUnavailable 0",
             )
             .help("set maxSurge: 1 (new machines first) or maxUnavailable: 1 (one machine down at a time)")

@@ -52,7 +52,7 @@ pub fn findings(
                     .clone()
                     .unwrap_or_else(|| Location::head_file(&obj.path)),
             },
-            (ChangeKind::Removed, _, _) => Location::base(&obj.path, obj.root().span),
+            (ChangeKind::Removed, _, _) => Location::base(&obj.path, obj.root().span()),
             _ => obj.head_location(locate::key_span(obj.root(), "/metadata/name")),
         };
         if referenced(&change.id) {

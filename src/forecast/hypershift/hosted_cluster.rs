@@ -128,8 +128,8 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                 .root()
                 .entry("spec")
                 .and_then(|s| s.value.entry("pausedUntil"))
-                .map(|e| e.key.span)
-                .unwrap_or(value.span);
+                .map(|e| e.key.span())
+                .unwrap_or(value.span());
             diags.push(
                 Diagnostic::new(
                     &codes::H113,

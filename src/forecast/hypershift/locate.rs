@@ -7,7 +7,7 @@ use crate::inventory::Object;
 use crate::parse::ParsedDoc;
 
 /// The label the diff gives an embedded document (`Kind name`, or `Kind #index`).
-pub fn doc_label(root: &Node, index: usize) -> String {
+pub fn doc_label(root: Node<'_>, index: usize) -> String {
     let kind = root
         .get("kind")
         .and_then(Node::as_str)
@@ -20,7 +20,7 @@ pub fn doc_label(root: &Node, index: usize) -> String {
 
 /// The span of the key (for mapping entries) or item (for list elements) at `pointer` under
 /// `root`; the deepest existing ancestor when the full path does not exist.
-pub fn key_span(root: &Node, pointer: &str) -> Span {
+pub fn key_span(root: Node<'_>, pointer: &str) -> Span {
     nodecast_yaml::pointer::walk(root, pointer).key_span()
 }
 
@@ -30,7 +30,7 @@ pub fn embedded_doc<'a>(doc: &'a ParsedDoc, key: &str, label: &str) -> Option<&'
         .iter()
         .filter(|e| e.key == key)
         .flat_map(|e| e.docs.iter().enumerate())
-        .find(|(i, d)| doc_label(&d.doc.root, *i) == label)
+        .find(|(i, d)| doc_label(d.doc.root(), *i) == label)
         .map(|(_, d)| d)
 }
 
@@ -44,9 +44,9 @@ pub fn field_span(obj: &Object, path: &str) -> Span {
             let key = outer.rsplit('/').next().unwrap_or_default();
             if let Some(inner) = embedded_doc(obj.parsed(), key, label) {
                 if rest.is_empty() {
-                    return inner.doc.root.span;
+                    return inner.doc.root().span();
                 }
-                return key_span(&inner.doc.root, rest);
+                return key_span(inner.doc.root(), rest);
             }
             return key_span(obj.root(), outer);
         }

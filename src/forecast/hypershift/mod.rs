@@ -126,7 +126,7 @@ fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
         .path(&["spec", "clusterName"])
         .and_then(nodecast_yaml::Node::as_str)
         .unwrap_or_default();
-    let start = b.root().span.start;
+    let start = b.root().span().start;
     super::Impact {
         target: super::Target {
             cluster: format!(
@@ -184,7 +184,7 @@ fn deleted(b: &Object) -> Diagnostic {
             "NodePool {} is deleted: {nodes} are drained and removed",
             b.id.name
         ),
-        Location::base(&b.path, b.root().span),
+        Location::base(&b.path, b.root().span()),
     )
     .label("deleted in this change")
     .help("make sure the workloads fit on the remaining NodePools before merging")

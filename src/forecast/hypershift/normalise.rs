@@ -46,7 +46,7 @@ pub fn pruned(v: &Value) -> Option<Value> {
 }
 
 /// The canonical, `omitempty`-pruned JSON of an optional node (`""` when absent or empty).
-pub fn field(node: Option<&Node>) -> String {
+pub fn field(node: Option<Node<'_>>) -> String {
     node.map(Node::to_json)
         .as_ref()
         .and_then(pruned)
@@ -96,7 +96,7 @@ pub fn overwritten_fields(kind: ConfigKind) -> &'static [&'static str] {
 
 /// The normalised form of one config document. `raw` is the document's own text (for the kinds
 /// hashed byte for byte).
-pub fn config_document(kind: ConfigKind, root: &Node, raw: &str) -> String {
+pub fn config_document(kind: ConfigKind, root: Node<'_>, raw: &str) -> String {
     match kind {
         ConfigKind::MachineConfig => {
             let mut v = root.to_json();
@@ -131,18 +131,18 @@ pub fn config_document(kind: ConfigKind, root: &Node, raw: &str) -> String {
 mod tests {
     use super::*;
 
-    fn node(text: &str) -> Node {
-        nodecast_yaml::parse(text, &nodecast_yaml::Options::default()).documents[0]
-            .root
-            .clone()
+    /// The document's root (the document is kept for the rest of the test run).
+    fn node(text: &str) -> Node<'static> {
+        let mut parsed = nodecast_yaml::parse(text, &nodecast_yaml::Options::default());
+        Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
     }
 
     #[test]
     fn empty_structs_equal_unset() {
         assert_eq!(field(None), "");
-        assert_eq!(field(Some(&node("{}"))), "");
-        assert_eq!(field(Some(&node("httpProxy: \"\"\nnoProxy: null\n"))), "");
-        assert_ne!(field(Some(&node("httpProxy: http://p:3128\n"))), "");
+        assert_eq!(field(Some(node("{}"))), "");
+        assert_eq!(field(Some(node("httpProxy: \"\"\nnoProxy: null\n"))), "");
+        assert_ne!(field(Some(node("httpProxy: http://p:3128\n"))), "");
     }
 
     #[test]
@@ -150,8 +150,8 @@ mod tests {
         let a = node("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: a\n  labels:\n    machineconfiguration.openshift.io/role: infra\nspec:\n  kernelArguments: [a]\n");
         let b = node("kind: MachineConfig\napiVersion: machineconfiguration.openshift.io/v1\n# comment\nmetadata: {name: a}\nspec:\n  kernelArguments:\n  - a\n");
         assert_eq!(
-            config_document(ConfigKind::MachineConfig, &a, ""),
-            config_document(ConfigKind::MachineConfig, &b, "")
+            config_document(ConfigKind::MachineConfig, a, ""),
+            config_document(ConfigKind::MachineConfig, b, "")
         );
     }
 }

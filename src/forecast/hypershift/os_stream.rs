@@ -89,7 +89,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
         };
         for emb in cm.parsed().embedded.iter().filter(|e| e.key == "config") {
             for d in &emb.docs {
-                let droot = &d.doc.root;
+                let droot = d.doc.root();
                 if droot.get("kind").and_then(Node::as_str) == Some("ContainerRuntimeConfig") {
                     if let Some(rt) = droot
                         .path(&["spec", "containerRuntimeConfig", "defaultRuntime"])
@@ -99,7 +99,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                         out.push(Dropin {
                             file: cm.path.clone(),
                             path: "/etc/crio/crio.conf.d/01-ctrcfg-defaultRuntime".into(),
-                            span: droot.span,
+                            span: droot.span(),
                             line: 1,
                             runtime: rt.to_string(),
                             from_ctrcfg: true,

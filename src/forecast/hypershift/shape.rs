@@ -13,18 +13,18 @@ pub struct Size {
     pub autoscaling_min: Option<u32>,
 }
 
-fn uint(node: Option<&Node>) -> Option<u32> {
-    match node.map(|n| &n.kind) {
+fn uint(node: Option<Node<'_>>) -> Option<u32> {
+    match node.map(|n| n.kind()) {
         Some(NodeKind::Scalar {
             value: Scalar::Int(i),
             ..
-        }) => u32::try_from(*i).ok(),
+        }) => u32::try_from(i).ok(),
         _ => None,
     }
 }
 
 /// The NodePool's size from `spec.replicas` or `spec.autoScaling`.
-pub fn size(np: &Node) -> Option<Size> {
+pub fn size(np: Node<'_>) -> Option<Size> {
     if let Some(n) = uint(np.path(&["spec", "replicas"])) {
         return Some(Size {
             nodes: n,
@@ -39,7 +39,7 @@ pub fn size(np: &Node) -> Option<Size> {
 }
 
 /// An int-or-percent value scaled against `total`; percentages round up or down.
-fn scaled(node: Option<&Node>, total: u32, round_up: bool) -> Option<u32> {
+fn scaled(node: Option<Node<'_>>, total: u32, round_up: bool) -> Option<u32> {
     let node = node?;
     if let Some(i) = uint(Some(node)) {
         return Some(i);
@@ -76,7 +76,7 @@ pub enum Strategy {
 /// `maxUnavailable` to the MachineDeployment; Cluster API resolves values that both come to 0
 /// (`ResolveFenceposts`) to `maxUnavailable: 1`, so the rollout replaces one machine at a time
 /// without surge. Both written as the integer 0 is flagged separately ([`both_zero`]).
-pub fn replace_strategy(np: &Node, nodes: u32) -> Strategy {
+pub fn replace_strategy(np: Node<'_>, nodes: u32) -> Strategy {
     let replace = np.path(&["spec", "management", "replace"]);
     let Some(replace) = replace else {
         // CRD default: RollingUpdate, maxSurge 1, maxUnavailable 0.
@@ -111,7 +111,7 @@ pub fn replace_strategy(np: &Node, nodes: u32) -> Strategy {
 
 /// `rollingUpdate.maxSurge` and `maxUnavailable` when both are written as the integer 0 (the
 /// combination Cluster API's MachineDeployment webhook rejects from v1.11 on).
-pub fn both_zero(np: &Node) -> Option<(&Node, &Node)> {
+pub fn both_zero(np: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let replace = np.path(&["spec", "management", "replace"])?;
     if !matches!(
         replace.get("strategy").and_then(Node::as_str),
@@ -127,7 +127,7 @@ pub fn both_zero(np: &Node) -> Option<(&Node, &Node)> {
 
 /// InPlace `maxUnavailable` (`getInPlaceMaxUnavailable`): int or percent of replicas, rounded
 /// down, at least 1; 1 with autoscaling.
-pub fn in_place_max_unavailable(np: &Node) -> u32 {
+pub fn in_place_max_unavailable(np: Node<'_>) -> u32 {
     let Some(replicas) = uint(np.path(&["spec", "replicas"])) else {
         return 1;
     };
@@ -171,7 +171,7 @@ fn waves_text(w: Option<u32>, size: Option<Size>) -> String {
 }
 
 /// The shape of a Replace rollout.
-pub fn replace(np: &Node, size: Option<Size>) -> Rollout {
+pub fn replace(np: Node<'_>, size: Option<Size>) -> Rollout {
     let nodes = size.map(|s| s.nodes).unwrap_or(0);
     match replace_strategy(np, nodes) {
         Strategy::Rolling { surge, unavailable } => {
@@ -207,7 +207,7 @@ pub fn replace(np: &Node, size: Option<Size>) -> Rollout {
 }
 
 /// The shape of an InPlace rollout.
-pub fn in_place(np: &Node, size: Option<Size>) -> Rollout {
+pub fn in_place(np: Node<'_>, size: Option<Size>) -> Rollout {
     let mu = in_place_max_unavailable(np);
     let w = waves(size, mu);
     Rollout {
@@ -231,17 +231,17 @@ pub fn count_only(size: Option<Size>) -> String {
 mod tests {
     use super::*;
 
-    fn np(spec: &str) -> Node {
+    /// The document's root (the document is kept for the rest of the test run).
+    fn np(spec: &str) -> Node<'static> {
         let text = format!("spec:\n{spec}");
-        nodecast_yaml::parse(&text, &nodecast_yaml::Options::default()).documents[0]
-            .root
-            .clone()
+        let mut parsed = nodecast_yaml::parse(&text, &nodecast_yaml::Options::default());
+        Box::leak(Box::new(parsed.documents.swap_remove(0))).root()
     }
 
     #[test]
     fn replace_defaults_and_percentages() {
         let n = np("  replicas: 3\n  management:\n    upgradeType: Replace\n");
-        let r = replace(&n, size(&n));
+        let r = replace(n, size(n));
         assert_eq!(
             (r.max_surge, r.max_unavailable, r.waves),
             (Some(1), Some(0), Some(3))
@@ -252,38 +252,38 @@ mod tests {
             r.summary
         );
         let n = np("  replicas: 10\n  management:\n    replace:\n      strategy: RollingUpdate\n      rollingUpdate:\n        maxSurge: 25%\n        maxUnavailable: 25%\n");
-        let r = replace(&n, size(&n));
+        let r = replace(n, size(n));
         assert_eq!(
             (r.max_surge, r.max_unavailable, r.waves),
             (Some(3), Some(2), Some(2))
         );
         let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n");
-        assert!(matches!(replace_strategy(&n, 3), Strategy::Invalid(_)));
+        assert!(matches!(replace_strategy(n, 3), Strategy::Invalid(_)));
         // Cluster API's ResolveFenceposts: values that come to 0/0 become maxUnavailable 1.
         let zero = Strategy::Rolling {
             surge: 0,
             unavailable: 1,
         };
         let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n      rollingUpdate:\n        maxSurge: 0\n        maxUnavailable: 0\n");
-        assert_eq!(replace_strategy(&n, 3), zero);
-        assert!(both_zero(&n).is_some());
+        assert_eq!(replace_strategy(n, 3), zero);
+        assert!(both_zero(n).is_some());
         let n = np("  replicas: 3\n  management:\n    replace:\n      strategy: RollingUpdate\n      rollingUpdate:\n        maxSurge: 0%\n        maxUnavailable: 10%\n");
-        assert_eq!(replace_strategy(&n, 3), zero);
-        assert!(both_zero(&n).is_none(), "percentages pass the webhook");
+        assert_eq!(replace_strategy(n, 3), zero);
+        assert!(both_zero(n).is_none(), "percentages pass the webhook");
     }
 
     #[test]
     fn in_place_max_unavailable_rules() {
         let n = np("  replicas: 10\n  management:\n    inPlace:\n      maxUnavailable: 2\n");
-        assert_eq!(in_place_max_unavailable(&n), 2);
+        assert_eq!(in_place_max_unavailable(n), 2);
         let n = np("  replicas: 10\n  management:\n    inPlace:\n      maxUnavailable: 25%\n");
-        assert_eq!(in_place_max_unavailable(&n), 2);
+        assert_eq!(in_place_max_unavailable(n), 2);
         let n = np("  replicas: 3\n  management:\n    inPlace:\n      maxUnavailable: 10%\n");
-        assert_eq!(in_place_max_unavailable(&n), 1);
+        assert_eq!(in_place_max_unavailable(n), 1);
         let n = np("  autoScaling:\n    min: 1\n    max: 5\n  management:\n    inPlace:\n      maxUnavailable: 3\n");
-        assert_eq!(in_place_max_unavailable(&n), 1);
+        assert_eq!(in_place_max_unavailable(n), 1);
         assert_eq!(
-            size(&n),
+            size(n),
             Some(Size {
                 nodes: 5,
                 autoscaling_min: Some(1)

@@ -99,7 +99,7 @@ pub fn escape(key: &str) -> String {
 }
 
 /// Follows a JSON pointer of mapping keys.
-pub fn at<'a>(root: &'a Node, pointer: &str) -> Option<&'a Node> {
+pub fn at<'a>(root: Node<'a>, pointer: &str) -> Option<Node<'a>> {
     pointer
         .split('/')
         .skip(1)
@@ -109,7 +109,7 @@ pub fn at<'a>(root: &'a Node, pointer: &str) -> Option<&'a Node> {
 
 /// The NodePool's template fields (platform section minus exclusions and failure-domain fields),
 /// as canonical JSON.
-pub fn np_template(np: &Node, t: &PlatformTemplate) -> String {
+pub fn np_template(np: Node<'_>, t: &PlatformTemplate) -> String {
     let mut v = np
         .path(&["spec", "platform", t.key])
         .map(Node::to_json)
@@ -129,7 +129,7 @@ pub fn np_template(np: &Node, t: &PlatformTemplate) -> String {
 }
 
 /// The failure-domain fields as canonical JSON.
-pub fn failure_domain(np: &Node, t: &PlatformTemplate) -> String {
+pub fn failure_domain(np: Node<'_>, t: &PlatformTemplate) -> String {
     t.failure_domain
         .iter()
         .map(|k| super::normalise::field(np.path(&["spec", "platform", t.key, k])))
@@ -138,7 +138,7 @@ pub fn failure_domain(np: &Node, t: &PlatformTemplate) -> String {
 }
 
 /// The HostedCluster's contribution to the template, as canonical JSON.
-pub fn hc_template(hc: &Node, t: &PlatformTemplate) -> String {
+pub fn hc_template(hc: Node<'_>, t: &PlatformTemplate) -> String {
     let mut parts: Vec<String> = t
         .hc_annotations
         .iter()
@@ -153,7 +153,7 @@ pub fn hc_template(hc: &Node, t: &PlatformTemplate) -> String {
 }
 
 /// An annotation's string value.
-pub fn annotation<'a>(root: &'a Node, name: &str) -> Option<&'a str> {
+pub fn annotation<'a>(root: Node<'a>, name: &str) -> Option<&'a str> {
     root.path(&["metadata", "annotations"])?
         .get(name)?
         .key_text()

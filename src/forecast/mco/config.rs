@@ -168,7 +168,7 @@ pub fn read_mc(obj: &Object) -> Mc {
 }
 
 fn keyed(
-    node: Option<&Node>,
+    node: Option<Node<'_>>,
     base: &str,
     key: &str,
     src: &dyn Fn(String) -> Src,
@@ -193,7 +193,7 @@ fn keyed(
         .collect()
 }
 
-fn read_ignition(config: &Node, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
+fn read_ignition(config: Node<'_>, src: &dyn Fn(String) -> Src, c: &mut McConfig) {
     let version = config
         .path(&["ignition", "version"])
         .and_then(Node::key_text);
@@ -344,12 +344,12 @@ pub fn file_text(v: &Value) -> Option<String> {
 }
 
 /// Location of a JSON pointer in a node: the deepest existing entry's key (or list item).
-pub fn locate(root: &Node, pointer: &str) -> Span {
+pub fn locate(root: Node<'_>, pointer: &str) -> Span {
     nodecast_yaml::pointer::walk(root, pointer).key_span()
 }
 
 /// Canonical JSON of some fields of an object (what generated content depends on).
-pub fn fields_json(root: &Node, pointers: &[&str]) -> Value {
+pub fn fields_json(root: Node<'_>, pointers: &[&str]) -> Value {
     let json = root.to_json();
     let mut m = BTreeMap::new();
     for p in pointers {

@@ -148,9 +148,9 @@ pub fn unmatched(objects: &[&Object], pools: &[Pool]) -> Vec<(ObjectId, Span)> {
                 .root()
                 .get("spec")
                 .and_then(|s| s.entry("machineConfigPoolSelector"))
-                .map(|e| e.key.span)
-                .or_else(|| o.root().path(&["metadata", "name"]).map(|n| n.span))
-                .unwrap_or(o.root().span);
+                .map(|e| e.key.span())
+                .or_else(|| o.root().path(&["metadata", "name"]).map(|n| n.span()))
+                .unwrap_or(o.root().span());
             (o.id.clone(), span)
         })
         .collect()
@@ -253,7 +253,7 @@ fn crio_files(o: &Object) -> Gen {
     }
 }
 
-fn strings(n: Option<&Node>) -> Vec<String> {
+fn strings(n: Option<Node<'_>>) -> Vec<String> {
     n.and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()

@@ -33,7 +33,7 @@ pub fn lint(
                 .object(obj.id.to_string()),
             ),
             Ok(sel) => {
-                let span = p.selector_span.unwrap_or(obj.root().span);
+                let span = p.selector_span.unwrap_or(obj.root().span());
                 if let Some(problem) = pool::admission_problem(p) {
                     out.push(
                         Diagnostic::new(&codes::M107, problem, at(span))

@@ -177,7 +177,7 @@ pub fn defaults() -> Policies {
     }
 }
 
-fn parse_actions(node: Option<&Node>) -> Vec<PolicyAction> {
+fn parse_actions(node: Option<Node<'_>>) -> Vec<PolicyAction> {
     node.and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
@@ -204,7 +204,7 @@ fn parse_actions(node: Option<&Node>) -> Vec<PolicyAction> {
 
 /// `MergeClusterPolicies`: user entries replace defaults with the same path/name, else append;
 /// a user sshkey replaces the default only when it has actions.
-pub fn merged(machine_configuration: Option<(&Node, &crate::inventory::ObjectId)>) -> Policies {
+pub fn merged(machine_configuration: Option<(Node<'_>, &crate::inventory::ObjectId)>) -> Policies {
     let mut p = defaults();
     let Some((root, id)) = machine_configuration else {
         return p;
@@ -440,7 +440,7 @@ mod tests {
             name: "cluster".into(),
             scope: String::new(),
         };
-        let p = merged(Some((&doc.documents[0].root, &id)));
+        let p = merged(Some((doc.documents[0].root(), &id)));
         assert_eq!(
             decide_file(&p, "/etc/containers/registries.conf").actions,
             vec![PolicyAction::None]

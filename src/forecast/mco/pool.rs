@@ -112,7 +112,7 @@ pub fn read(obj: &Object) -> Pool {
     let paused = spec
         .and_then(|s| s.entry("paused"))
         .filter(|e| e.value.to_json().as_bool() == Some(true))
-        .map(|e| e.key.span);
+        .map(|e| e.key.span());
     let max_unavailable =
         spec.and_then(|s| s.get("maxUnavailable"))
             .and_then(|n| match n.to_json() {
@@ -152,9 +152,9 @@ pub fn read(obj: &Object) -> Pool {
         object: Some(obj.id.clone()),
         selector_span: Some(
             spec.and_then(|s| s.entry("machineConfigSelector"))
-                .map(|e| e.key.span)
-                .or_else(|| root.path(&["metadata", "name"]).map(|n| n.span))
-                .unwrap_or(root.span),
+                .map(|e| e.key.span())
+                .or_else(|| root.path(&["metadata", "name"]).map(|n| n.span()))
+                .unwrap_or(root.span()),
         ),
     }
 }

@@ -72,8 +72,8 @@ impl Selector {
 }
 
 /// The string value of a scalar as a label (booleans and numbers are written as text).
-fn scalar_text(node: &Node) -> Option<String> {
-    match &node.kind {
+fn scalar_text(node: Node<'_>) -> Option<String> {
+    match node.kind() {
         nodecast_yaml::NodeKind::Scalar { text, value, .. } => match value {
             nodecast_yaml::Scalar::Null => Some(String::new()),
             _ => Some(text.to_string()),
@@ -83,17 +83,17 @@ fn scalar_text(node: &Node) -> Option<String> {
 }
 
 /// Reads the labels of an object's `metadata.labels`.
-pub fn labels_of(root: &Node) -> Labels {
+pub fn labels_of(root: Node<'_>) -> Labels {
     root.path(&["metadata", "labels"])
         .and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
-        .filter_map(|e| Some((e.key.key_text()?.to_string(), scalar_text(&e.value)?)))
+        .filter_map(|e| Some((e.key.key_text()?.to_string(), scalar_text(e.value)?)))
         .collect()
 }
 
 /// Parses a selector node; invalid parts are reported (the selector then matches nothing).
-pub fn parse(node: &Node) -> Result<Selector, SelectorError> {
+pub fn parse(node: Node<'_>) -> Result<Selector, SelectorError> {
     let err = |message: String, span: Span| SelectorError { message, span };
     if node.is_null() {
         return Ok(Selector::default());
@@ -104,7 +104,7 @@ pub fn parse(node: &Node) -> Result<Selector, SelectorError> {
                 "a label selector must be a mapping, not a {}",
                 node.type_name()
             ),
-            node.span,
+            node.span(),
         ));
     }
     let mut sel = Selector::default();
@@ -113,15 +113,15 @@ pub fn parse(node: &Node) -> Result<Selector, SelectorError> {
             let entries = ml.as_map().ok_or_else(|| {
                 err(
                     "`matchLabels` must be a mapping of label to value".into(),
-                    ml.span,
+                    ml.span(),
                 )
             })?;
             for e in entries {
                 let key = e.key.key_text().unwrap_or_default().to_string();
-                let value = scalar_text(&e.value).ok_or_else(|| {
+                let value = scalar_text(e.value).ok_or_else(|| {
                     err(
                         format!("label `{key}` must have a string value"),
-                        e.value.span,
+                        e.value.span(),
                     )
                 })?;
                 sel.labels.insert(key, value);
@@ -132,7 +132,7 @@ pub fn parse(node: &Node) -> Result<Selector, SelectorError> {
         if !me.is_null() {
             let items = me
                 .as_seq()
-                .ok_or_else(|| err("`matchExpressions` must be a list".into(), me.span))?;
+                .ok_or_else(|| err("`matchExpressions` must be a list".into(), me.span()))?;
             for item in items {
                 sel.expressions.push(requirement(item)?);
             }
@@ -141,17 +141,22 @@ pub fn parse(node: &Node) -> Result<Selector, SelectorError> {
     Ok(sel)
 }
 
-fn requirement(item: &Node) -> Result<Requirement, SelectorError> {
+fn requirement(item: Node<'_>) -> Result<Requirement, SelectorError> {
     let err = |message: String, span: Span| SelectorError { message, span };
     let key = item
         .get("key")
         .and_then(Node::as_str)
-        .ok_or_else(|| err("a match expression needs a string `key`".into(), item.span))?
+        .ok_or_else(|| {
+            err(
+                "a match expression needs a string `key`".into(),
+                item.span(),
+            )
+        })?
         .to_string();
     let op_node = item.get("operator").ok_or_else(|| {
         err(
             format!("match expression on `{key}` has no `operator`"),
-            item.span,
+            item.span(),
         )
     })?;
     let operator = match op_node.as_str() {
@@ -165,7 +170,7 @@ fn requirement(item: &Node) -> Result<Requirement, SelectorError> {
                     "operator `{}` is not one of In, NotIn, Exists, DoesNotExist",
                     op_node.key_text().unwrap_or("?")
                 ),
-                op_node.span,
+                op_node.span(),
             ))
         }
     };
@@ -179,11 +184,11 @@ fn requirement(item: &Node) -> Result<Requirement, SelectorError> {
     match operator {
         Operator::In | Operator::NotIn if values.is_empty() => Err(err(
             format!("operator {operator:?} on `{key}` needs at least one value"),
-            op_node.span,
+            op_node.span(),
         )),
         Operator::Exists | Operator::DoesNotExist if !values.is_empty() => Err(err(
             format!("operator {operator:?} on `{key}` must not have values"),
-            op_node.span,
+            op_node.span(),
         )),
         _ => Ok(Requirement {
             key,
@@ -199,7 +204,7 @@ mod tests {
 
     fn sel(yaml: &str) -> Result<Selector, SelectorError> {
         let parsed = nodecast_yaml::parse(yaml, &nodecast_yaml::Options::default());
-        parse(&parsed.documents[0].root)
+        parse(parsed.documents[0].root())
     }
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {

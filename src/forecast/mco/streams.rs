@@ -130,7 +130,7 @@ fn value_at(o: &Object, keys: &[&str]) -> Location {
     let span = o
         .root()
         .path(keys)
-        .map(|n| n.span)
+        .map(|n| n.span())
         .unwrap_or_else(|| super::config::locate(o.root(), &format!("/{}", keys.join("/"))));
     o.head_location(span)
 }
@@ -197,7 +197,7 @@ pub fn lint(
 
 const STREAM_LABEL: &str = "machineconfiguration.openshift.io/osstream";
 
-fn labels(n: Option<&Node>) -> Vec<(&str, &str)> {
+fn labels(n: Option<Node<'_>>) -> Vec<(&str, &str)> {
     n.and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
@@ -223,7 +223,7 @@ fn pool_of<'a>(ms: &Object, pools: &'a [Pool]) -> Option<&'a Pool> {
 fn machine_sets(head: &SideModel<'_>, out: &mut Vec<Diagnostic>) {
     let (default, _) = cluster_default(&head.objects);
     let mc = super::side::machine_configuration(&head.objects);
-    let managers: Vec<&Node> = mc
+    let managers: Vec<Node<'_>> = mc
         .and_then(|m| {
             m.root()
                 .path(&["spec", "managedBootImages", "machineManagers"])

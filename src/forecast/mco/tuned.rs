@@ -31,7 +31,7 @@ fn tuneds<'a>(objects: &[&'a Object]) -> Vec<&'a Object> {
     out
 }
 
-fn labels(n: &Node) -> Labels {
+fn labels(n: Node<'_>) -> Labels {
     n.as_map()
         .unwrap_or_default()
         .iter()
@@ -70,11 +70,11 @@ fn recommends<'a>(tuneds: &[&'a Object]) -> Vec<Recommend<'a>> {
             if l.is_empty() {
                 continue;
             }
-            let priority = match r.get("priority").map(|p| &p.kind) {
+            let priority = match r.get("priority").map(|p| p.kind()) {
                 Some(nodecast_yaml::NodeKind::Scalar {
                     value: nodecast_yaml::Scalar::Int(i),
                     ..
-                }) => *i,
+                }) => i,
                 _ => i64::MAX,
             };
             out.push(Recommend {

@@ -20,7 +20,7 @@ fn doc_summary(input: &Input<'_>, d: &ConfigDoc, f: &FieldChange) -> String {
         let cm = inv.get(&d.cm)?;
         let doc = locate::embedded_doc(cm.parsed(), d.key, &d.label)?;
         let i: usize = segs.get(list.len() + 1)?.parse().ok()?;
-        let mut n = doc.doc.root.path(list)?.as_seq()?.get(i)?;
+        let mut n = doc.doc.root().path(list)?.as_seq()?.get(i)?;
         n = n.get(key)?;
         n.as_str().map(str::to_string)
     };
@@ -180,7 +180,7 @@ pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mu
                         }
                     );
                     let (cause, location) =
-                        located(&cm_id, "", &cm.path, Side_::Base, cm.root().span, summary);
+                        located(&cm_id, "", &cm.path, Side_::Base, cm.root().span(), summary);
                     out.push(Triggered {
                         trigger: Trigger::Hash,
                         cause,

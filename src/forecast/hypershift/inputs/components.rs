@@ -263,6 +263,6 @@ impl Side<'_> {
 
 /// Whether the HostedCluster sets an HTTPS proxy (then the control-plane operator image is part
 /// of the generated HAProxy configuration, which the control-plane operator image may change).
-pub fn has_https_proxy(hc: &Node) -> bool {
+pub fn has_https_proxy(hc: Node<'_>) -> bool {
     str_at(hc, &["spec", "configuration", "proxy", "httpsProxy"]).is_some_and(|s| !s.is_empty())
 }

@@ -44,7 +44,7 @@ impl Side<'_> {
                 if key == "tuning" {
                     self.invalid.push(InvalidDoc {
                         path: cm.path.clone(),
-                        span: payload.map(|p| p.span).unwrap_or(cm.root().span),
+                        span: payload.map(|p| p.span()).unwrap_or(cm.root().span()),
                         message: format!(
                             "ConfigMap `{}` has no Tuned or PerformanceProfile under `data.tuning`",
                             cm.id.name
@@ -63,7 +63,7 @@ impl Side<'_> {
             if key == "tuning" && emb.docs.len() != 1 {
                 self.invalid.push(InvalidDoc {
                     path: cm.path.clone(),
-                    span: payload.map(|p| p.span).unwrap_or(cm.root().span),
+                    span: payload.map(|p| p.span()).unwrap_or(cm.root().span()),
                     message: format!(
                         "ConfigMap `{}` holds {} documents under `data.tuning`; the controller accepts exactly one Tuned or PerformanceProfile",
                         cm.id.name,
@@ -74,10 +74,10 @@ impl Side<'_> {
                 continue;
             }
             for (i, d) in emb.docs.iter().enumerate() {
-                let droot = &d.doc.root;
+                let droot = d.doc.root();
                 let api = droot.get("apiVersion").and_then(Node::as_str).unwrap_or("");
                 let kind = droot.get("kind").and_then(Node::as_str).unwrap_or("");
-                let at = droot.get("kind").map(|k| k.span).unwrap_or(droot.span);
+                let at = droot.get("kind").map(|k| k.span()).unwrap_or(droot.span());
                 let invalid = |message: String| InvalidDoc {
                     path: cm.path.clone(),
                     span: at,
@@ -131,7 +131,7 @@ impl Side<'_> {
                         possible: false,
                         overwritten: normalise::overwritten_fields(ck),
                         path: cm.path.clone(),
-                        span: droot.span,
+                        span: droot.span(),
                     });
                 } else {
                     let group = crate::inventory::kinds::group_of(api);
@@ -163,7 +163,7 @@ impl Side<'_> {
                         possible,
                         overwritten: &[],
                         path: cm.path.clone(),
-                        span: droot.span,
+                        span: droot.span(),
                     });
                 }
             }
@@ -173,7 +173,7 @@ impl Side<'_> {
 
 /// A Tuned whose profiles set boot-time parameters (a `[bootloader]` section or kernel command
 /// line), so NTO renders a MachineConfig.
-fn boot_time_tuned(tuned: &Node) -> bool {
+fn boot_time_tuned(tuned: Node<'_>) -> bool {
     tuned
         .path(&["spec", "profile"])
         .and_then(Node::as_seq)

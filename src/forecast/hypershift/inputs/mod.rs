@@ -148,7 +148,7 @@ pub struct Side<'a> {
 }
 
 /// A string value at a path of mapping keys.
-pub(super) fn str_at<'n>(root: &'n Node, path: &[&str]) -> Option<&'n str> {
+pub(super) fn str_at<'n>(root: Node<'n>, path: &[&str]) -> Option<&'n str> {
     root.path(path).and_then(Node::as_str)
 }
 

@@ -359,8 +359,8 @@ impl Check<'_> {
 }
 
 /// The JSON text of a scalar the way the API server stores it, for Go's `json.Unmarshal` types.
-fn json_kind(n: &Node) -> &'static str {
-    match &n.kind {
+fn json_kind(n: Node<'_>) -> &'static str {
+    match n.kind() {
         NodeKind::Scalar { value, .. } => match value {
             Scalar::Null => "null",
             Scalar::Bool(_) => "boolean",
@@ -373,11 +373,11 @@ fn json_kind(n: &Node) -> &'static str {
     }
 }
 
-fn fits(ty: Ty, n: &Node) -> bool {
+fn fits(ty: Ty, n: Node<'_>) -> bool {
     if n.is_null() {
         return true;
     }
-    match (ty, &n.kind) {
+    match (ty, n.kind()) {
         (
             Ty::Str,
             NodeKind::Scalar {
@@ -443,7 +443,7 @@ fn escape(key: &str) -> String {
 }
 
 /// Go's `json.Unmarshal` type errors (a wrong type anywhere makes the config unparseable).
-fn check_types(c: &mut Check<'_>, ty: Ty, n: &Node, pointer: &str) {
+fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &str) {
     if !fits(ty, n) {
         c.fail(
             format!("{BASE}{pointer}"),
@@ -456,7 +456,7 @@ fn check_types(c: &mut Check<'_>, ty: Ty, n: &Node, pointer: &str) {
         );
         return;
     }
-    match (ty, &n.kind) {
+    match (ty, n.kind()) {
         (Ty::Obj(fields), NodeKind::Map(entries)) => {
             for e in entries {
                 let Some(key) = e.key.key_text() else {
@@ -464,7 +464,7 @@ fn check_types(c: &mut Check<'_>, ty: Ty, n: &Node, pointer: &str) {
                 };
                 // An unknown key is only a warning for Ignition.
                 if let Some((_, t)) = fields.iter().find(|(f, _)| *f == key) {
-                    check_types(c, *t, &e.value, &format!("{pointer}/{}", escape(key)));
+                    check_types(c, *t, e.value, &format!("{pointer}/{}", escape(key)));
                 }
             }
         }
@@ -511,12 +511,12 @@ fn ext(name: &str) -> &str {
     }
 }
 
-fn str_at<'n>(n: &'n Node, key: &str) -> Option<&'n str> {
+fn str_at<'n>(n: Node<'n>, key: &str) -> Option<&'n str> {
     n.get(key).and_then(Node::as_str)
 }
 
-fn int_at(n: &Node, key: &str) -> Option<i64> {
-    match &n.get(key)?.kind {
+fn int_at(n: Node<'_>, key: &str) -> Option<i64> {
+    match &n.get(key)?.kind() {
         NodeKind::Scalar {
             value: Scalar::Int(i),
             ..
@@ -529,8 +529,8 @@ fn int_at(n: &Node, key: &str) -> Option<i64> {
     }
 }
 
-fn bool_at(n: &Node, key: &str) -> Option<bool> {
-    match &n.get(key)?.kind {
+fn bool_at(n: Node<'_>, key: &str) -> Option<bool> {
+    match &n.get(key)?.kind() {
         NodeKind::Scalar {
             value: Scalar::Bool(b),
             ..
@@ -539,12 +539,12 @@ fn bool_at(n: &Node, key: &str) -> Option<bool> {
     }
 }
 
-fn items(n: Option<&Node>) -> &[Node] {
+fn items(n: Option<Node<'_>>) -> nodecast_yaml::Seq<'_> {
     n.and_then(Node::as_seq).unwrap_or_default()
 }
 
 /// Why the spec version cannot be used (`IgnParseWrapper`), or which spec applies.
-fn spec_of(config: &Node) -> Result<(Spec, String), (String, String)> {
+fn spec_of(config: Node<'_>) -> Result<(Spec, String), (String, String)> {
     const SUPPORTED: &str = "2.2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5";
     let ignition = config.get("ignition");
     let version_node = ignition.and_then(|i| i.get("version"));
@@ -606,7 +606,7 @@ fn semver(text: &str) -> Option<(u64, u64, u64, &str)> {
 }
 
 /// Every reason the MCO refuses this `spec.config` (empty when it accepts it).
-pub fn validate(config: &Node, at: &dyn Fn(String) -> Src) -> Vec<Invalid> {
+pub fn validate(config: Node<'_>, at: &dyn Fn(String) -> Src) -> Vec<Invalid> {
     let mut c = Check {
         spec: Spec::V3(5),
         version: String::new(),
@@ -658,7 +658,7 @@ fn prefix(c: &Check<'_>) -> String {
 }
 
 /// `ValidateIgnition`: no file mode above 0777 (setuid, setgid and sticky bits are refused).
-fn file_modes(c: &mut Check<'_>, config: &Node) {
+fn file_modes(c: &mut Check<'_>, config: Node<'_>) {
     for (i, f) in items(config.path(&["storage", "files"])).iter().enumerate() {
         let Some(mode) = int_at(f, "mode") else {
             continue;
@@ -673,7 +673,7 @@ fn file_modes(c: &mut Check<'_>, config: &Node) {
     }
 }
 
-fn mode_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
+fn mode_rule(c: &mut Check<'_>, n: Node<'_>, pointer: &str, what: &str) {
     if let Some(mode) = int_at(n, "mode") {
         if !(0..=0o7777).contains(&mode) {
             c.fail(
@@ -692,7 +692,7 @@ fn mode_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
     }
 }
 
-fn owner_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
+fn owner_rule(c: &mut Check<'_>, n: Node<'_>, pointer: &str, what: &str) {
     for key in ["user", "group"] {
         let Some(o) = n.get(key) else { continue };
         let id = o.get("id").is_some_and(|v| !v.is_null());
@@ -709,7 +709,7 @@ fn owner_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
     }
 }
 
-fn source_rule(c: &mut Check<'_>, res: &Node, pointer: &str, what: &str) {
+fn source_rule(c: &mut Check<'_>, res: Node<'_>, pointer: &str, what: &str) {
     let source = str_at(res, "source");
     if let Some(s) = source {
         if let Some(e) = url::source_error(c.spec, s) {
@@ -789,7 +789,7 @@ fn source_rule(c: &mut Check<'_>, res: &Node, pointer: &str, what: &str) {
     }
 }
 
-fn unit_contents_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
+fn unit_contents_rule(c: &mut Check<'_>, n: Node<'_>, pointer: &str, what: &str) {
     if let Some(text) = str_at(n, "contents") {
         if let Some(e) = unit::parse_error(text) {
             c.fail(
@@ -800,7 +800,7 @@ fn unit_contents_rule(c: &mut Check<'_>, n: &Node, pointer: &str, what: &str) {
     }
 }
 
-fn units_rule(c: &mut Check<'_>, config: &Node, section: &str, v2_folded: bool) {
+fn units_rule(c: &mut Check<'_>, config: Node<'_>, section: &str, v2_folded: bool) {
     let networkd = section == "networkd";
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for (i, u) in items(config.path(&[section, "units"])).iter().enumerate() {
@@ -890,7 +890,7 @@ fn units_rule(c: &mut Check<'_>, config: &Node, section: &str, v2_folded: bool) 
 struct NodeEntry<'n> {
     kind: &'static str,
     index: usize,
-    node: &'n Node,
+    node: Node<'n>,
     path: String,
 }
 
@@ -913,7 +913,7 @@ impl NodeEntry<'_> {
     }
 }
 
-fn storage_nodes<'n>(config: &'n Node, kinds: &[&'static str]) -> Vec<NodeEntry<'n>> {
+fn storage_nodes<'n>(config: Node<'n>, kinds: &[&'static str]) -> Vec<NodeEntry<'n>> {
     let mut out = Vec::new();
     for kind in kinds {
         for (index, node) in items(config.path(&["storage", kind])).iter().enumerate() {
@@ -1008,7 +1008,7 @@ fn node_conflicts(c: &mut Check<'_>, nodes: &[NodeEntry<'_>], key: &dyn Fn(&str)
     }
 }
 
-fn v3(c: &mut Check<'_>, config: &Node) {
+fn v3(c: &mut Check<'_>, config: Node<'_>) {
     let Spec::V3(minor) = c.spec else { return };
     let nodes = storage_nodes(config, &["directories", "files", "links"]);
     for e in &nodes {
@@ -1103,7 +1103,7 @@ fn v3(c: &mut Check<'_>, config: &Node) {
     ignition_section(c, config);
 }
 
-fn passwd_dups(c: &mut Check<'_>, config: &Node) {
+fn passwd_dups(c: &mut Check<'_>, config: Node<'_>) {
     for section in ["users", "groups"] {
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, u) in items(config.path(&["passwd", section])).iter().enumerate() {
@@ -1141,7 +1141,7 @@ fn passwd_dups(c: &mut Check<'_>, config: &Node) {
     }
 }
 
-fn kargs_dups(c: &mut Check<'_>, config: &Node) {
+fn kargs_dups(c: &mut Check<'_>, config: Node<'_>) {
     let mut seen: Vec<&str> = Vec::new();
     for list in ["shouldExist", "shouldNotExist"] {
         for (i, k) in items(config.path(&["kernelArguments", list]))
@@ -1163,9 +1163,9 @@ fn kargs_dups(c: &mut Check<'_>, config: &Node) {
     }
 }
 
-fn ignition_section(c: &mut Check<'_>, config: &Node) {
+fn ignition_section(c: &mut Check<'_>, config: Node<'_>) {
     let base = format!("{BASE}/ignition");
-    let required = |c: &mut Check<'_>, res: &Node, pointer: String, what: &str| {
+    let required = |c: &mut Check<'_>, res: Node<'_>, pointer: String, what: &str| {
         if str_at(res, "source").is_none_or(str::is_empty) {
             c.fail(
                 pointer.clone(),
@@ -1240,7 +1240,7 @@ fn ignition_section(c: &mut Check<'_>, config: &Node) {
     }
 }
 
-fn v2(c: &mut Check<'_>, config: &Node) {
+fn v2(c: &mut Check<'_>, config: Node<'_>) {
     let nodes = storage_nodes(config, &["files", "directories", "links"]);
     for e in &nodes {
         path_rule(c, e);

@@ -6,12 +6,12 @@ use super::*;
 
 fn check(yaml: &str) -> Vec<(String, String)> {
     let parsed = nodecast_yaml::parse(yaml, &nodecast_yaml::Options::default());
-    let root = &parsed.documents[0].root;
+    let root = &parsed.documents[0].root();
     let at = |pointer: String| Src {
         pointer,
         ..crate::forecast::mco::config::test_src()
     };
-    validate(root, &at)
+    validate(*root, &at)
         .into_iter()
         .map(|i| (i.src.pointer, i.message))
         .collect()

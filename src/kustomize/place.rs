@@ -293,7 +293,6 @@ fn refund_payloads(pd: &mut ParsedDoc, budget: &mut parse::Budget) {
             .ignition
             .iter()
             .filter_map(|f| f.decoded.as_ref().ok())
-            .map(|b| b.len() as u64)
             .sum::<u64>();
     }
     pd.ignition = parse::ignition_of(pd.doc.root(), budget);

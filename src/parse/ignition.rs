@@ -1,4 +1,6 @@
-//! Ignition file contents of MachineConfigs, decoded so rules and forecasts can read them.
+//! Ignition file contents of MachineConfigs, decoded at parse time so every payload is checked
+//! (and charged to its budget) once; the bytes are not kept — a fleet's payloads are tens of
+//! megabytes few readers look at — and are decoded again for the one that reads them.
 
 use nodecast_yaml::{Node, Span};
 
@@ -27,8 +29,9 @@ pub struct IgnitionFile {
     pub source_span: Span,
     /// The URL scheme for non-data URLs (fetched at boot, not decoded).
     pub remote: Option<String>,
-    /// The decoded bytes of a data URL, or why they could not be decoded.
-    pub decoded: Result<Vec<u8>, data_url::DecodeError>,
+    /// How many bytes the data URL decodes to (0 for a remote source), or why it could not be
+    /// decoded; [`bytes`] decodes it again.
+    pub decoded: Result<u64, data_url::DecodeError>,
 }
 
 /// Decodes every file source of a MachineConfig document within `budget`; other kinds yield
@@ -67,6 +70,27 @@ pub fn decode(root: Node<'_>, budget: &mut data_url::Budget) -> Vec<IgnitionFile
     out
 }
 
+/// The decoded bytes of a file source of the MachineConfig document `root` (as [`decode`] found
+/// it, so its data URL decodes), `None` when it could not be decoded.
+pub fn bytes(root: Node<'_>, file: &IgnitionFile) -> Option<Vec<u8>> {
+    file.decoded.as_ref().ok()?;
+    if file.remote.is_some() {
+        return Some(Vec::new());
+    }
+    let entry = root
+        .path(&["spec", "config", "storage", "files"])?
+        .as_seq()?
+        .get(file.index)?;
+    let resource = match file.source {
+        IgnitionSource::Contents => entry.get("contents")?,
+        IgnitionSource::Append(i) => entry.get("append")?.as_seq()?.get(i)?,
+    };
+    let url = resource.get("source")?.as_str()?;
+    let compression = resource.get("compression").and_then(Node::as_str);
+    // It decoded within a budget no larger than this cap: the same bytes.
+    data_url::decode(url, compression).ok()
+}
+
 fn one(
     index: usize,
     path: &Option<String>,
@@ -78,13 +102,14 @@ fn one(
     let url = node.as_str()?;
     let compression = resource.get("compression").and_then(Node::as_str);
     let (remote, decoded) = if data_url::is_data_url(url) {
-        (None, data_url::decode_within(url, compression, budget))
+        let decoded = data_url::decode_within(url, compression, budget);
+        (None, decoded.map(|bytes| bytes.len() as u64))
     } else {
         let scheme = url
             .split_once(':')
             .map(|(s, _)| s.to_string())
             .unwrap_or_default();
-        (Some(scheme), Ok(Vec::new()))
+        (Some(scheme), Ok(0))
     };
     Some(IgnitionFile {
         index,
@@ -94,4 +119,24 @@ fn one(
         remote,
         decoded,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_bytes_are_decoded_again_when_read() {
+        let text = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: x\nspec:\n  config:\n    storage:\n      files:\n      - path: /etc/a\n        contents:\n          source: data:;base64,aGVsbG8=\n        append:\n        - source: data:,more%20text\n        - source: https://example.com/c\n      - path: /etc/b\n        contents:\n          source: data:;base64,!!\n";
+        let parsed = crate::parse::parse_file(text.as_bytes());
+        let doc = &parsed.docs[0];
+        let files: Vec<(Result<u64, _>, Option<Vec<u8>>)> = doc
+            .ignition
+            .iter()
+            .map(|f| (f.decoded.clone(), doc.ignition_bytes(f)))
+            .collect();
+        assert_eq!(files.len(), 4);
+        assert_eq!(files[0], (Ok(5), Some(b"hello".to_vec())));
+        assert_eq!(files[1], (Ok(9), Some(b"more text".to_vec())));
+        assert_eq!(files[2], (Ok(0), Some(Vec::new())));
+        assert!(files[3].0.is_err() && files[3].1.is_none());
+    }
 }

@@ -82,7 +82,7 @@ pub struct ParsedDoc {
     pub doc: Document,
     /// YAML documents held in ConfigMap `data.config` / `data.tuning` values.
     pub embedded: Vec<Embedded>,
-    /// Ignition files of a MachineConfig, decoded.
+    /// Ignition files of a MachineConfig, decoded (their lengths, or why not).
     pub ignition: Vec<IgnitionFile>,
     /// [`ParsedDoc::is_literal`], computed on first use.
     literal: std::sync::OnceLock<bool>,
@@ -97,6 +97,11 @@ impl ParsedDoc {
             ignition,
             literal: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The decoded bytes of one of [`ParsedDoc::ignition`] (decoded again: they are not kept).
+    pub fn ignition_bytes(&self, file: &IgnitionFile) -> Option<Vec<u8>> {
+        ignition::bytes(self.doc.root(), file)
     }
 
     /// No alias copy, explicit tag or merge key anywhere: the document is what its text spells,

@@ -115,8 +115,10 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                     {
                         continue;
                     }
-                    let Ok(bytes) = &f.decoded else { continue };
-                    let text = String::from_utf8_lossy(bytes);
+                    let Some(bytes) = d.ignition_bytes(f) else {
+                        continue;
+                    };
+                    let text = String::from_utf8_lossy(&bytes);
                     let Ok(table) = text.parse::<toml::Table>() else {
                         continue;
                     };

@@ -198,9 +198,9 @@ fn objects_in(inv: &Inventory, path: &str) -> Vec<LooseId> {
         .filter(|o| o.path == path)
         .map(|o| LooseId {
             api_version: Some(o.api_version.clone()),
-            kind: Some(o.id.kind.clone()),
-            namespace: o.id.namespace.clone(),
-            name: Some(o.id.name.clone()),
+            kind: Some(o.id.kind.to_string()),
+            namespace: o.id.namespace.as_deref().map(str::to_string),
+            name: Some(o.id.name.to_string()),
             cluster_name: o
                 .root()
                 .path(&["spec", "clusterName"])
@@ -287,7 +287,8 @@ fn hidden(
             || u.objects.iter().any(|l| {
                 l.kind.as_deref() == Some(obj.id.kind.as_str())
                     && l.name.as_deref() == Some(obj.id.name.as_str())
-                    && (l.namespace.is_none() || l.namespace == obj.id.namespace)
+                    && (l.namespace.is_none()
+                        || l.namespace.as_deref() == obj.id.namespace.as_deref())
             })
     })
 }

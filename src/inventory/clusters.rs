@@ -391,7 +391,7 @@ pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String 
     }
     match (&o.origin.wrapper, &o.origin.overlay) {
         (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.clone()),
-        _ => group.clone(),
+        _ => group.clone().into(),
     }
 }
 

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
+use compact_str::CompactString;
 use nodecast_yaml::{Node, Span};
 
 pub use references::{Reference, ReferenceKind};
@@ -16,21 +17,22 @@ pub use references::{Reference, ReferenceKind};
 use crate::kustomize::SideRender;
 use crate::parse::{type_meta, FileEntry, ParsedDoc, ParsedFile};
 
-/// What makes two definitions the same object for the API server.
+/// What makes two definitions the same object for the API server. Its names are held inline up
+/// to 24 bytes (most are shorter): every object, index entry and reference holds an identity.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ObjectId {
     /// API group (`""` for core).
-    pub group: String,
+    pub group: CompactString,
     /// Kind.
-    pub kind: String,
+    pub kind: CompactString,
     /// Namespace; `None` for cluster-scoped kinds, `Some("")` when a namespaced object omits it.
-    pub namespace: Option<String>,
+    pub namespace: Option<CompactString>,
     /// `metadata.name`.
-    pub name: String,
+    pub name: CompactString,
     /// Which deployment unit the definition belongs to, so two overlays or two Policies may both
     /// define `MachineConfig/99-worker-kargs` for different clusters: `""` for plain files, the
     /// overlay folder for rendered objects, the wrapper for wrapped ones (see [`Origin::group`]).
-    pub scope: String,
+    pub scope: CompactString,
 }
 
 impl fmt::Display for ObjectId {
@@ -65,8 +67,9 @@ pub struct Object {
 pub struct Origin {
     /// The Kustomize root (folder) that rendered it, when rendered.
     pub overlay: Option<String>,
-    /// The Policy / SyncSet that carries it, when wrapped.
-    pub wrapper: Option<wrapped::Wrapper>,
+    /// The Policy / SyncSet that carries it, when wrapped (boxed: most objects are not, and every
+    /// object holds an origin).
+    pub wrapper: Option<Box<wrapped::Wrapper>>,
 }
 
 impl Origin {
@@ -291,6 +294,8 @@ impl Inventory {
             .filter(|f| f.via_link)
             .map(|f| f.path.clone())
             .collect();
+        // Built by pushing; what later stages read keeps no spare capacity.
+        inv.objects.shrink_to_fit();
         inv.index_identities();
         inv
     }
@@ -364,7 +369,7 @@ impl Inventory {
         for (o, scope) in self.objects.iter_mut().zip(scopes) {
             let Some(scope) = scope else { continue };
             if o.origin.wrapper.is_none() && !self.carried.contains_key(&o.id) {
-                o.id.scope = scope;
+                o.id.scope = scope.into();
             }
         }
         self.index_identities();
@@ -383,11 +388,12 @@ impl Inventory {
         let Some(mut id) = identity(doc.doc.root()) else {
             return;
         };
-        id.scope = origin.group();
+        id.scope = origin.group().into();
         let api_version = type_meta(doc.doc.root())
             .map(|(a, _)| a.to_string())
             .unwrap_or_default();
-        self.kinds.insert((id.group.clone(), id.kind.clone()));
+        self.kinds
+            .insert((id.group.clone().into(), id.kind.clone().into()));
         let index = self.objects.len();
         self.by_name.entry(name_key(&id)).or_default().push(index);
         if let Some(w) = &origin.wrapper {
@@ -414,7 +420,7 @@ impl Inventory {
         for (wrapper, nested_file) in nested {
             let origin = Origin {
                 overlay: origin.overlay.clone(),
-                wrapper: Some(wrapper),
+                wrapper: Some(Box::new(wrapper)),
             };
             for i in 0..nested_file.docs.len() {
                 self.add(path, &nested_file, i, origin.clone(), elsewhere, budget);
@@ -451,7 +457,7 @@ impl Inventory {
             return Some(i);
         }
         let plain = ObjectId {
-            scope: String::new(),
+            scope: Default::default(),
             ..id.clone()
         };
         if let Some(&i) = self.by_id.get(&plain) {
@@ -588,11 +594,11 @@ pub fn identity(root: Node<'_>) -> Option<ObjectId> {
         )
     };
     Some(ObjectId {
-        group,
-        kind: kind.to_string(),
-        namespace,
-        name: name.to_string(),
-        scope: String::new(),
+        group: group.into(),
+        kind: kind.into(),
+        namespace: namespace.map(Into::into),
+        name: name.into(),
+        scope: Default::default(),
     })
 }
 

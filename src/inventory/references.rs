@@ -44,10 +44,10 @@ pub fn resolve(inv: &Inventory) -> Vec<Reference> {
         let mut push = |kind, field: String, node: Node<'_>, group: &str, target_kind: &str| {
             let Some(name) = node.as_str() else { return };
             let target = ObjectId {
-                group: group.to_string(),
-                kind: target_kind.to_string(),
+                group: group.into(),
+                kind: target_kind.into(),
                 namespace: namespace.clone(),
-                name: name.to_string(),
+                name: name.into(),
                 scope: obj.id.scope.clone(),
             };
             let resolved = inv.resolve_index(&target);

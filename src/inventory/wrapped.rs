@@ -151,7 +151,7 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
 fn policy_of(obj: &Object) -> Option<&Wrapper> {
     obj.origin
         .wrapper
-        .as_ref()
+        .as_deref()
         .filter(|w| w.id.kind == "Policy")
 }
 

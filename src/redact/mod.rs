@@ -577,8 +577,8 @@ fn resolve<'a>(obj: &'a Object, path: &str) -> Option<Resolved<'a>> {
             let segs = split(rest);
             let value = private::node_at(doc.doc.root(), &segs);
             return Some(Resolved {
-                kind,
-                group,
+                kind: kind.into(),
+                group: group.into(),
                 root: doc.doc.root(),
                 segs,
                 value,
@@ -599,8 +599,8 @@ fn resolve<'a>(obj: &'a Object, path: &str) -> Option<Resolved<'a>> {
         })?;
         doc = inner.1;
         let (api, k) = crate::parse::type_meta(doc.doc.root()).unwrap_or(("", ""));
-        kind = k.to_string();
-        group = private::group_of(api).to_string();
+        kind = k.into();
+        group = private::group_of(api).into();
         rest = &rest[close + 1..];
     }
 }

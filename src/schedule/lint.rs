@@ -66,7 +66,7 @@ pub fn run(
         if p.kind == PolicyKind::Hosted && inv.manages("hypershift.openshift.io", "HostedCluster") {
             let in_cluster_ns = inv
                 .of_kind("hypershift.openshift.io", "HostedCluster")
-                .any(|hc| hc.id.namespace == p.namespace);
+                .any(|hc| hc.id.namespace.as_deref() == p.namespace.as_deref());
             if let (false, Some(ns)) = (in_cluster_ns, &p.namespace) {
                 let at = root.path(&["metadata", "namespace"]).unwrap_or(root);
                 out.push(src.diag(&codes::W110, at, format!("no HostedCluster lives in namespace `{ns}`; a HostedChangeManagementPolicy must be in its HostedCluster's namespace to be used"))

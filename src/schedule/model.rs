@@ -129,7 +129,7 @@ impl Model {
                     .path(&["metadata", "namespace"])
                     .and_then(Node::as_str)
                     .map(str::to_string),
-                name: obj.id.name.clone(),
+                name: obj.id.name.to_string(),
                 stanza,
                 policy: None,
             });
@@ -238,7 +238,7 @@ fn kind_span(obj: &Object) -> Span {
 /// wrapper that carries it, else the overlay that renders it, else its file's folder.
 fn place(obj: &crate::inventory::Object) -> String {
     match (&obj.origin.wrapper, &obj.origin.overlay) {
-        (Some(_), _) => obj.id.scope.clone(),
+        (Some(_), _) => obj.id.scope.to_string(),
         (None, Some(overlay)) => overlay.clone(),
         (None, None) => crate::inventory::clusters::parent(&obj.path).to_string(),
     }

@@ -84,7 +84,7 @@ pub fn parse(
     let mut p = Policy {
         index,
         kind,
-        name: obj.id.name.clone(),
+        name: obj.id.name.to_string(),
         namespace: namespace.clone(),
         label: match &namespace {
             Some(ns) => format!("{}/{ns}/{}", kind.name(), obj.id.name),

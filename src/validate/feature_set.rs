@@ -82,8 +82,8 @@ impl Resolver {
                     .map(variant)
                     .unwrap_or_else(|| "Default".into());
                 (
-                    o.id.namespace.clone().unwrap_or_default(),
-                    o.id.name.clone(),
+                    o.id.namespace.as_deref().unwrap_or_default().to_string(),
+                    o.id.name.to_string(),
                     set,
                 )
             })
@@ -109,7 +109,7 @@ impl Resolver {
                     .path(&["spec", "clusterName"])
                     .and_then(|n| n.as_str())
                     .map(str::to_string),
-                "HostedCluster" => Some(object.id.name.clone()),
+                "HostedCluster" => Some(object.id.name.to_string()),
                 _ => None,
             };
             if let Some(name) = cluster {

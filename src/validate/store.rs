@@ -294,11 +294,11 @@ mod tests {
         );
         disk.load("print");
         let id = crate::inventory::ObjectId {
-            group: String::new(),
+            group: Default::default(),
             kind: "ConfigMap".into(),
             namespace: Some("default".into()),
             name: "c".into(),
-            scope: String::new(),
+            scope: Default::default(),
         };
         let skipped = super::super::engine::Skipped {
             pointer: "/spec".into(),

@@ -37,7 +37,7 @@ pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
                     "only the {what}'s name is hashed into the NodePool configuration of HostedCluster {}; its content is not, so no NodePool rolls",
                     match &hc.id.namespace {
                         Some(ns) => format!("{ns}/{}", hc.id.name),
-                        None => hc.id.name.clone(),
+                        None => hc.id.name.to_string(),
                     }
                 ),
                 specific: true,
@@ -116,7 +116,7 @@ pub fn findings(input: &Input<'_>, out: &mut Forecast) -> Vec<Diagnostic> {
                 own.iter().any(|np| {
                     i.target.kind == "NodePool"
                         && np.id.name == i.target.name
-                        && np.id.namespace == i.target.namespace
+                        && np.id.namespace.as_deref() == i.target.namespace.as_deref()
                         && np.id.scope == i.target.scope
                 })
             })

@@ -36,7 +36,7 @@ fn node_count(input: &Input<'_>, side: &Side<'_>) -> (Option<shape::Size>, Optio
             .settings
             .assume_nodes
             .get(&full)
-            .or_else(|| input.settings.assume_nodes.get(&id.name))
+            .or_else(|| input.settings.assume_nodes.get(id.name.as_str()))
             .copied()
     };
     match size {
@@ -154,9 +154,9 @@ pub fn impact(
         target: Target {
             cluster: cluster_of(h),
             kind: "NodePool".into(),
-            namespace: h.np.id.namespace.clone(),
-            name: h.np.id.name.clone(),
-            scope: h.np.id.scope.clone(),
+            namespace: h.np.id.namespace.as_deref().map(str::to_string),
+            name: h.np.id.name.to_string(),
+            scope: h.np.id.scope.to_string(),
         },
         action,
         drain: matches!(action, Action::Replace | Action::InPlace),

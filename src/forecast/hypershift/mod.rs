@@ -134,9 +134,9 @@ fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
                 b.id.namespace.as_deref().unwrap_or_default()
             ),
             kind: "NodePool".into(),
-            namespace: b.id.namespace.clone(),
-            name: b.id.name.clone(),
-            scope: b.id.scope.clone(),
+            namespace: b.id.namespace.as_deref().map(str::to_string),
+            name: b.id.name.to_string(),
+            scope: b.id.scope.to_string(),
         },
         action: super::Action::Drain,
         drain: true,
@@ -169,7 +169,7 @@ pub(crate) fn node_count(input: &Input<'_>, np: &Object) -> Option<u32> {
         let assumed = &input.settings.assume_nodes;
         assumed
             .get(&full)
-            .or_else(|| assumed.get(&id.name))
+            .or_else(|| assumed.get(id.name.as_str()))
             .copied()
     })
 }

@@ -20,7 +20,7 @@ pub(crate) fn test_src() -> Src {
             kind: "MachineConfig".into(),
             namespace: None,
             name: "test".into(),
-            scope: String::new(),
+            scope: Default::default(),
         },
         pointer: String::new(),
     }
@@ -160,7 +160,7 @@ pub fn read_mc(obj: &Object) -> Mc {
         ));
     }
     Mc {
-        name: id.name.clone(),
+        name: id.name.clone().into(),
         labels: selector::labels_of(root),
         generated,
         config: c,

@@ -334,8 +334,11 @@ fn registries_files(objects: &[&Object], m: Managed) -> Gen {
             .iter()
             .filter(|o| is(o, "config.openshift.io", "ClusterImagePolicy"))
         {
-            v.insert(o.id.name.clone(), fields_json(o.root(), &["/spec"]));
-            sigstore.insert(o.id.name.clone(), fields_json(o.root(), &["/spec/scopes"]));
+            v.insert(o.id.name.to_string(), fields_json(o.root(), &["/spec"]));
+            sigstore.insert(
+                o.id.name.to_string(),
+                fields_json(o.root(), &["/spec/scopes"]),
+            );
             s.push(src(o, "/spec"));
             ss.push(src(o, "/spec/scopes"));
         }
@@ -358,7 +361,7 @@ fn registries_files(objects: &[&Object], m: Managed) -> Gen {
             .unwrap_or("default")
             .to_string();
         let e = by_ns.entry(ns).or_default();
-        e.0.insert(o.id.name.clone(), fields_json(o.root(), &["/spec"]));
+        e.0.insert(o.id.name.to_string(), fields_json(o.root(), &["/spec"]));
         e.1.push(src(o, "/spec"));
     }
     for (ns, (v, s)) in by_ns {

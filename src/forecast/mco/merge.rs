@@ -174,11 +174,11 @@ fn invalid(message: String, src: &[Src]) -> Invalid {
         message,
         src: src.first().cloned().unwrap_or_else(|| Src {
             object: crate::inventory::ObjectId {
-                group: String::new(),
-                kind: String::new(),
+                group: Default::default(),
+                kind: Default::default(),
                 namespace: None,
-                name: String::new(),
-                scope: String::new(),
+                name: Default::default(),
+                scope: Default::default(),
             },
             pointer: String::new(),
         }),
@@ -198,7 +198,7 @@ mod tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: name.into(),
-                scope: String::new(),
+                scope: Default::default(),
             },
             pointer: String::new(),
         }

@@ -438,7 +438,7 @@ mod tests {
             kind: "MachineConfiguration".into(),
             namespace: None,
             name: "cluster".into(),
-            scope: String::new(),
+            scope: Default::default(),
         };
         let p = merged(Some((doc.documents[0].root(), &id)));
         assert_eq!(

@@ -139,7 +139,7 @@ pub fn read(obj: &Object) -> Pool {
             )
         });
     Pool {
-        name: obj.id.name.clone(),
+        name: obj.id.name.to_string(),
         labels,
         selector,
         node_selector: spec

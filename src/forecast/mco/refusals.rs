@@ -438,7 +438,7 @@ mod runc_tests {
                 kind: "MachineConfig".into(),
                 namespace: None,
                 name: path.into(),
-                scope: String::new(),
+                scope: Default::default(),
             },
             pointer: String::new(),
         };

@@ -161,10 +161,10 @@ pub(super) fn references(b: &Side<'_>, h: &Side<'_>, input: &Input<'_>, out: &mu
         let before = b.refs.iter().find(|x| x.key == r.key && x.name == r.name);
         let np = h.np;
         let cm_id = ObjectId {
-            group: String::new(),
+            group: Default::default(),
             kind: "ConfigMap".into(),
             namespace: np.id.namespace.clone(),
-            name: r.name.clone(),
+            name: r.name.clone().into(),
             scope: np.id.scope.clone(),
         };
         match before {

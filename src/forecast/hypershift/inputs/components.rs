@@ -223,10 +223,10 @@ impl Side<'_> {
         let name = str_at(hc.root(), &["spec", "sshKey", "name"]).unwrap_or("");
         let mut origins = vec![origin(hc, &["/spec/sshKey"])];
         let secret_id = ObjectId {
-            group: String::new(),
+            group: Default::default(),
             kind: "Secret".into(),
             namespace: hc.id.namespace.clone(),
-            name: name.to_string(),
+            name: name.into(),
             scope: hc.id.scope.clone(),
         };
         let value = match self.inv.resolve(&secret_id).filter(|_| !name.is_empty()) {

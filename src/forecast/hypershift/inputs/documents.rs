@@ -28,7 +28,7 @@ impl Side<'_> {
                 ReferenceKind::NodePoolCluster => continue,
             };
             self.refs.push(ConfigRef {
-                name: r.target.name.clone(),
+                name: r.target.name.to_string(),
                 key,
                 span: r.span,
                 resolved: r.resolved.is_some(),

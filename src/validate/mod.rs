@@ -308,69 +308,67 @@ pub fn run_reusing(
             .filter(|f| matches!(f.role, crate::classify::Role::Partial(_)))
             .map(|f| f.path.clone()),
     );
-    let mut targets: Vec<Target<'_>> = head
-        .objects
-        .iter()
-        .flat_map(|object| targets_of(object, base, &sets, patches.contains(&object.path)))
-        .collect();
-    // Patch files are Kustomize's input, not objects: checked for what they hold, whether or not
-    // their overlay renders (a rendered object's finding on a patched value lands on the same
-    // line and is reported once).
-    targets.extend(
-        head_files
-            .iter()
-            .filter(|f| patches.contains(&f.path))
-            .flat_map(|f| patch_targets(f, &sets)),
-    );
     kept.disk.load(&print);
     let (previous, keep, disk) = (&kept.results, kept.keep, &kept.disk);
     let look_up = keep || !previous.is_empty();
-    let done: Vec<Done> = targets
+    let check = |target: Target<'_>| -> Done {
+        let entry = target.schema(&catalog);
+        let key = look_up.then(|| target.key(entry));
+        // A create (no base document) finds and skips exactly what an update that changes
+        // nothing finds, where every transition rule ratchets, unless a rule reads an
+        // optional `oldSelf`: so the base revision on its own takes the head's result for a
+        // document the change left alone.
+        let creates_like_update =
+            target.base.is_none() && entry.is_some_and(|e| !e.has_optional_old_self());
+        let as_update = key
+            .filter(|_| creates_like_update)
+            .map(|k| TargetKey { base: k.root, ..k });
+        let found = [key, as_update]
+            .into_iter()
+            .flatten()
+            .find_map(|k| previous.get(&k));
+        let content = disk
+            .is_open()
+            .then(|| target.content_key(entry, false))
+            .flatten();
+        let pins = keep.then(|| target.pins.clone());
+        if let Some((result, _)) = found {
+            return (key, content, false, result.clone(), pins);
+        }
+        // Validated clean before, as itself or (the base on its own) as the head's unchanged
+        // document.
+        let clean = content.is_some_and(|k| {
+            disk.is_clean(&print, &k)
+                || (creates_like_update
+                    && target
+                        .content_key(entry, true)
+                        .is_some_and(|k| disk.is_clean(&print, &k)))
+        });
+        if clean {
+            (key, content, false, (Vec::new(), Vec::new()), pins)
+        } else {
+            let result = validate_target(entry, &target, settings);
+            (key, content, true, result, pins)
+        }
+    };
+    // Each document is made a target where it is validated (the objects' own, then the patch
+    // files': Kustomize's input, not objects, checked for what they hold whether or not their
+    // overlay renders — a rendered object's finding on a patched value lands on the same line
+    // and is reported once), so a fleet's targets are never all held at once.
+    let of_objects = head
+        .objects
         .par_iter()
-        .map(|target| {
-            let entry = target.schema(&catalog);
-            let key = look_up.then(|| target.key(entry));
-            // A create (no base document) finds and skips exactly what an update that changes
-            // nothing finds, where every transition rule ratchets, unless a rule reads an
-            // optional `oldSelf`: so the base revision on its own takes the head's result for a
-            // document the change left alone.
-            let creates_like_update =
-                target.base.is_none() && entry.is_some_and(|e| !e.has_optional_old_self());
-            let as_update = key
-                .filter(|_| creates_like_update)
-                .map(|k| TargetKey { base: k.root, ..k });
-            let found = [key, as_update]
-                .into_iter()
-                .flatten()
-                .find_map(|k| previous.get(&k));
-            let content = disk
-                .is_open()
-                .then(|| target.content_key(entry, false))
-                .flatten();
-            if let Some((result, _)) = found {
-                return (key, content, false, result.clone());
-            }
-            // Validated clean before, as itself or (the base on its own) as the head's unchanged
-            // document.
-            let clean = content.is_some_and(|k| {
-                disk.is_clean(&print, &k)
-                    || (creates_like_update
-                        && target
-                            .content_key(entry, true)
-                            .is_some_and(|k| disk.is_clean(&print, &k)))
-            });
-            if clean {
-                (key, content, false, (Vec::new(), Vec::new()))
-            } else {
-                (key, content, true, validate_target(entry, target, settings))
-            }
-        })
-        .collect();
+        .flat_map_iter(|object| targets_of(object, base, &sets, patches.contains(&object.path)));
+    let of_patches = head_files
+        .par_iter()
+        .filter(|f| patches.contains(&f.path))
+        .flat_map_iter(|f| patch_targets(f, &sets));
+    let done: Vec<Done> = of_objects.chain(of_patches).map(check).collect();
     let mut results = Vec::with_capacity(done.len());
     let mut next = std::collections::HashMap::new();
-    for ((key, content, computed, result), target) in done.into_iter().zip(&targets) {
-        if let Some(key) = key.filter(|_| keep) {
-            next.insert(key, (result.clone(), target.pins.clone()));
+    for (key, content, computed, result, pins) in done {
+        if let (Some(key), Some(pins)) = (key.filter(|_| keep), pins) {
+            next.insert(key, (result.clone(), pins));
         }
         if let Some(content) = content {
             kept.disk.record(&print, content, &result, computed);
@@ -394,8 +392,15 @@ pub fn run_reusing(
 }
 
 /// A target's result and how it was found: its key for the next run in this process, its key
-/// in the cache folder, and whether it was validated afresh.
-type Done = (Option<TargetKey>, Option<store::Key>, bool, ObjectResult);
+/// in the cache folder, whether it was validated afresh, and (when results are kept) the parses
+/// its key names.
+type Done = (
+    Option<TargetKey>,
+    Option<store::Key>,
+    bool,
+    ObjectResult,
+    Option<Pins>,
+);
 
 /// One document to validate: a top-level object or a manifest embedded in a ConfigMap.
 struct Target<'a> {
@@ -542,7 +547,8 @@ impl Target<'_> {
     ) -> Option<store::Key> {
         let transition = schema.is_some_and(|e| e.has_transition_rules());
         let at = |file: &ParsedFile, root: Node<'_>| {
-            Some((file.blob?, root.span().start.offset, root.span().end.offset))
+            let (start, end) = root.offsets();
+            Some((file.blob?, start, end))
         };
         let own = (at(&self.pins.0, self.root)?, self.embedded);
         let base = match (self.base.filter(|_| transition), &self.pins.1) {

@@ -117,7 +117,7 @@ fn pairs_by_path(
 /// again through a link counts once).
 fn definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Vec<usize>> {
     let mut map: std::collections::HashMap<&ObjectId, Vec<usize>> =
-        inv.by_id.iter().map(|(id, &i)| (id, vec![i])).collect();
+        inv.identities().map(|(id, i)| (id, vec![i])).collect();
     for &(first, later) in &inv.duplicates {
         if inv.link_copies.contains(&later) {
             continue;
@@ -150,7 +150,11 @@ impl Diff {
             return diff;
         }
         let (base_defs, head_defs) = (definitions(base), definitions(head));
-        let mut ids: Vec<&ObjectId> = base.by_id.keys().chain(head.by_id.keys()).collect();
+        let mut ids: Vec<&ObjectId> = base
+            .identities()
+            .chain(head.identities())
+            .map(|(id, _)| id)
+            .collect();
         ids.par_sort_unstable();
         ids.dedup();
         // Identities are compared independently: in parallel, appended in identity order.
@@ -208,7 +212,7 @@ impl Diff {
         // clusters that have it, even when this repository did not define it before.
         for &hi in &head.deletions {
             let id = &head.objects[hi].id;
-            let known = base.by_id.contains_key(id)
+            let known = base.first(id).is_some()
                 || base.deletions.iter().any(|&bi| &base.objects[bi].id == id);
             if !known && !diff.changes.iter().any(|c| &c.id == id) {
                 diff.changes.push(ObjectChange {

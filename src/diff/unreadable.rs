@@ -197,7 +197,7 @@ fn objects_in(inv: &Inventory, path: &str) -> Vec<LooseId> {
         .iter()
         .filter(|o| o.path == path)
         .map(|o| LooseId {
-            api_version: Some(o.api_version.clone()),
+            api_version: Some(o.api_version().to_string()),
             kind: Some(o.id.kind.to_string()),
             namespace: o.id.namespace.as_deref().map(str::to_string),
             name: Some(o.id.name.to_string()),

@@ -390,8 +390,8 @@ pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String 
         return path_key(roots, &o.path);
     }
     match (&o.origin.wrapper, &o.origin.overlay) {
-        (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.clone()),
-        _ => group.clone().into(),
+        (None, Some(overlay)) => glob_root(globs, overlay).unwrap_or_else(|| overlay.to_string()),
+        _ => group.to_string(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Inventory stage: the objects of one side by identity, with their references resolved.
 
 pub mod clusters;
+mod ids;
 pub mod kinds;
 mod references;
 pub mod wrapped;
@@ -50,8 +51,6 @@ impl fmt::Display for ObjectId {
 pub struct Object {
     /// Identity.
     pub id: ObjectId,
-    /// `apiVersion` as written.
-    pub api_version: String,
     /// Repository-relative path of the defining file.
     pub path: String,
     /// Index of the document in the file.
@@ -65,8 +64,8 @@ pub struct Object {
 /// How an object definition reaches the cluster; forecast models group pools by [`Origin::group`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origin {
-    /// The Kustomize root (folder) that rendered it, when rendered.
-    pub overlay: Option<String>,
+    /// The Kustomize root (folder) that rendered it, when rendered (shared by the root's objects).
+    pub overlay: Option<Arc<str>>,
     /// The Policy / SyncSet that carries it, when wrapped (boxed: most objects are not, and every
     /// object holds an origin).
     pub wrapper: Option<Box<wrapped::Wrapper>>,
@@ -79,7 +78,7 @@ impl Origin {
         match (&self.wrapper, &self.overlay) {
             (Some(w), Some(o)) => format!("{} ({o})", w.id),
             (Some(w), None) => w.id.to_string(),
-            (None, Some(o)) => o.clone(),
+            (None, Some(o)) => o.to_string(),
             (None, None) => String::new(),
         }
     }
@@ -101,6 +100,11 @@ impl Object {
     /// The parsed document (with what it embeds).
     pub fn parsed(&self) -> &ParsedDoc {
         &self.file.docs[self.doc_index]
+    }
+
+    /// `apiVersion` as written (read from the document: every object has one to hold).
+    pub fn api_version(&self) -> &str {
+        type_meta(self.root()).map(|(a, _)| a).unwrap_or_default()
     }
 
     /// The document's root mapping.
@@ -139,7 +143,6 @@ impl Object {
     pub fn same_definition(&self, other: &Object) -> bool {
         self.same_document(other)
             && self.id == other.id
-            && self.api_version == other.api_version
             && self.path == other.path
             && self.origin == other.origin
             && self.elsewhere == other.elsewhere
@@ -157,8 +160,8 @@ impl Object {
 pub struct Inventory {
     /// Every object definition, in file and document order.
     pub objects: Vec<Object>,
-    /// Identity → index of its first definition.
-    pub by_id: HashMap<ObjectId, usize>,
+    /// Identity → index of its first definition ([`Inventory::first`]).
+    by_id: ids::FirstDefinitions,
     /// (first, later) definitions of the same identity.
     pub duplicates: Vec<(usize, usize)>,
     /// (group, kind) pairs present, so a missing reference can tell "missing" from "not managed here".
@@ -178,10 +181,10 @@ pub struct Inventory {
     /// Hash of (group, kind, namespace, name) → every definition so named, in object order, in
     /// any scope, deleted ones included: well-known singletons (`coreos-bootimages`) are looked
     /// up per NodePool ([`Inventory::named`]).
-    by_name: HashMap<u64, Vec<usize>>,
+    by_name: ids::ByName,
     /// Hash of (group, kind, namespace, name) → the `by_id` entries so named (one per scope), for
     /// [`Inventory::resolve_index`]'s "the only one of that name" without a scan per reference.
-    scopes_of_name: HashMap<u64, Vec<usize>>,
+    scopes_of_name: ids::ByName,
     /// Wrapper identity → objects it carries, for [`Inventory::carried_pointers`].
     carried: HashMap<ObjectId, Vec<usize>>,
     /// Files read through a symbolic link inside the repository.
@@ -265,6 +268,7 @@ impl Inventory {
         let by_path: HashMap<&str, &FileEntry> =
             files.iter().map(|f| (f.path.as_str(), f)).collect();
         for (overlay, listed) in &rendered.identity {
+            let overlay: Arc<str> = overlay.as_str().into();
             for file in listed.iter().filter_map(|p| by_path.get(p.as_str())) {
                 for doc_index in 0..file.parsed.docs.len() {
                     let origin = Origin {
@@ -284,7 +288,7 @@ impl Inventory {
         }
         for r in &rendered.objects {
             let origin = Origin {
-                overlay: Some(r.overlay.clone()),
+                overlay: Some(r.overlay.as_str().into()),
                 wrapper: None,
             };
             inv.add(&r.path, &r.file, 0, origin, &r.elsewhere, budget);
@@ -312,22 +316,31 @@ impl Inventory {
             .chain(&self.dormant)
             .copied()
             .collect();
-        for (index, o) in self.objects.iter().enumerate() {
+        for index in 0..self.objects.len() {
             if deleted.contains(&index) {
                 continue;
             }
-            match self.by_id.get(&o.id) {
-                Some(&first) => self.duplicates.push((first, index)),
-                None => {
-                    self.by_id.insert(o.id.clone(), index);
-                }
+            if let Some(first) = self.by_id.insert(&self.objects, index) {
+                self.duplicates.push((first, index));
             }
         }
-        self.scopes_of_name.clear();
-        for (id, &i) in &self.by_id {
-            self.scopes_of_name.entry(name_key(id)).or_default().push(i);
-        }
+        let name_of =
+            |id: &ObjectId, i: usize| (name_key(id), u32::try_from(i).unwrap_or(u32::MAX));
+        self.scopes_of_name = ids::ByName::new(
+            self.by_id
+                .iter(&self.objects)
+                .map(|(id, i)| name_of(id, i))
+                .collect(),
+        );
+        self.by_name = ids::ByName::new(
+            self.objects
+                .iter()
+                .enumerate()
+                .map(|(i, o)| name_of(&o.id, i))
+                .collect(),
+        );
         self.references = references::resolve(self);
+        self.references.shrink_to_fit();
         self.link_copies.clear();
         if self.linked.is_empty() {
             return;
@@ -389,13 +402,9 @@ impl Inventory {
             return;
         };
         id.scope = origin.group().into();
-        let api_version = type_meta(doc.doc.root())
-            .map(|(a, _)| a.to_string())
-            .unwrap_or_default();
         self.kinds
-            .insert((id.group.clone().into(), id.kind.clone().into()));
+            .insert((id.group.to_string(), id.kind.to_string()));
         let index = self.objects.len();
-        self.by_name.entry(name_key(&id)).or_default().push(index);
         if let Some(w) = &origin.wrapper {
             self.carried.entry(w.id.clone()).or_default().push(index);
         }
@@ -408,7 +417,6 @@ impl Inventory {
         }
         let object = Object {
             id,
-            api_version,
             path: path.to_string(),
             doc_index,
             origin: origin.clone(),
@@ -453,23 +461,19 @@ impl Inventory {
     /// file's, else the only one of that name in any overlay or wrapper, else the first of a
     /// name each sibling deployment unit defines.
     pub fn resolve_index(&self, id: &ObjectId) -> Option<usize> {
-        if let Some(&i) = self.by_id.get(id) {
+        if let Some(i) = self.first(id) {
             return Some(i);
         }
         let plain = ObjectId {
             scope: Default::default(),
             ..id.clone()
         };
-        if let Some(&i) = self.by_id.get(&plain) {
+        if let Some(i) = self.first(&plain) {
             return Some(i);
         }
         let same: Vec<usize> = self
             .scopes_of_name
-            .get(&name_key(id))
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-            .iter()
-            .copied()
+            .get(name_key(id))
             .filter(|&i| same_name(&self.objects[i].id, id))
             .collect();
         // Plain files of sibling deployment units ([`clusters::split_units`]) were one identity
@@ -523,12 +527,9 @@ impl Inventory {
         name: &'a str,
     ) -> impl Iterator<Item = &'a Object> + 'a {
         self.by_name
-            .get(&name_hash(group, kind, namespace, name))
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&i| !self.is_absent(i))
-            .map(|&i| &self.objects[i])
+            .get(name_hash(group, kind, namespace, name))
+            .filter(|&i| !self.is_absent(i))
+            .map(|i| &self.objects[i])
             .filter(move |o| {
                 o.id.group == group
                     && o.id.kind == kind
@@ -539,7 +540,17 @@ impl Inventory {
 
     /// The (first) definition of an identity.
     pub fn get(&self, id: &ObjectId) -> Option<&Object> {
-        self.by_id.get(id).map(|&i| &self.objects[i])
+        self.first(id).map(|i| &self.objects[i])
+    }
+
+    /// The index of an identity's first definition (deleted and dormant definitions left out).
+    pub fn first(&self, id: &ObjectId) -> Option<usize> {
+        self.by_id.get(&self.objects, id)
+    }
+
+    /// Every identity defined on this side with its first definition, in no particular order.
+    pub fn identities(&self) -> impl Iterator<Item = (&ObjectId, usize)> + '_ {
+        self.by_id.iter(&self.objects)
     }
 
     /// Whether any object of this group and kind is managed on this side.
@@ -557,7 +568,7 @@ impl Inventory {
             .iter()
             .enumerate()
             .filter(move |(i, o)| {
-                o.id.group == group && o.id.kind == kind && self.by_id.get(&o.id) == Some(i)
+                o.id.group == group && o.id.kind == kind && self.first(&o.id) == Some(*i)
             })
             .map(|(_, o)| o)
     }

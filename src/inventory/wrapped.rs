@@ -238,7 +238,7 @@ pub fn newly_enforced(base: &super::Inventory, head: &super::Inventory) -> Vec<u
         .enumerate()
         .filter(|(i, o)| {
             o.origin.wrapper.is_some()
-                && base.by_id.get(&o.id) == Some(i)
+                && base.first(&o.id) == Some(*i)
                 && !enforced(base, o)
                 && head
                     .get(&o.id)
@@ -266,7 +266,7 @@ pub fn pruned_by_disabling(base: &super::Inventory, head: &super::Inventory) -> 
         .enumerate()
         .filter(|&(i, o)| {
             in_object_templates(o)
-                && head.by_id.get(&o.id) == Some(&i)
+                && head.first(&o.id) == Some(i)
                 && policy_disabled(head, o)
                 && prunes(head, o)
                 && base
@@ -290,7 +290,7 @@ fn explicitly_informs(inv: &super::Inventory, obj: &Object) -> bool {
 pub fn checked_only(base: &super::Inventory, head: &super::Inventory) -> (Vec<usize>, Vec<usize>) {
     let unenforced = |inv: &super::Inventory, i: usize, o: &Object| {
         in_object_templates(o)
-            && inv.by_id.get(&o.id) == Some(&i)
+            && inv.first(&o.id) == Some(i)
             && (policy_disabled(inv, o) || explicitly_informs(inv, o))
     };
     let side = |inv: &super::Inventory, other: &super::Inventory| -> Vec<usize> {
@@ -299,7 +299,7 @@ pub fn checked_only(base: &super::Inventory, head: &super::Inventory) -> (Vec<us
             .enumerate()
             .filter(|&(i, o)| {
                 unenforced(inv, i, o)
-                    && other.by_id.get(&o.id).is_none_or(|&j| {
+                    && other.first(&o.id).is_none_or(|j| {
                         other
                             .objects
                             .get(j)

@@ -239,7 +239,7 @@ fn kind_span(obj: &Object) -> Span {
 fn place(obj: &crate::inventory::Object) -> String {
     match (&obj.origin.wrapper, &obj.origin.overlay) {
         (Some(_), _) => obj.id.scope.to_string(),
-        (None, Some(overlay)) => overlay.clone(),
+        (None, Some(overlay)) => overlay.to_string(),
         (None, None) => crate::inventory::clusters::parent(&obj.path).to_string(),
     }
 }

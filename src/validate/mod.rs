@@ -434,7 +434,7 @@ fn targets_of<'a>(
     let base_object = base.get(&object.id);
     let mut out = vec![Target {
         id: object.id.clone(),
-        api_version: object.api_version.clone(),
+        api_version: object.api_version().to_string(),
         path: &object.path,
         object: Some(object),
         root: object.root(),
@@ -772,7 +772,7 @@ fn missing_schemas(catalog: &Catalog, head: &Inventory) -> Vec<Diagnostic> {
         {
             continue;
         }
-        let version = version_of(&object.api_version);
+        let version = version_of(object.api_version());
         let versions = catalog.versions(&id.group, &id.kind);
         if versions.contains(&version) {
             continue;

@@ -75,7 +75,7 @@ struct Dropin {
 }
 
 fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
-    let np_index = h.inv.by_id.get(&h.np.id).copied();
+    let np_index = h.inv.first(&h.np.id);
     let mut out = Vec::new();
     let from_np = np_index
         .map(|i| h.inv.references_from(i))

@@ -163,7 +163,7 @@ pub(super) fn origin(obj: &Object, prefixes: &[&str]) -> Origin {
 impl<'a> Side<'a> {
     /// Collects the inputs of NodePool `np` in `inv`.
     pub fn build(inv: &'a Inventory, np: &'a Object) -> Side<'a> {
-        let np_index = inv.by_id.get(&np.id).copied();
+        let np_index = inv.first(&np.id);
         let root = np.root();
         let hc = np_index
             .map(|i| inv.references_from(i))

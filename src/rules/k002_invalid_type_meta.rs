@@ -18,7 +18,7 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.
-    for d in ctx.head_docs().into_iter().filter(|d| d.role.is_manifest()) {
+    for d in ctx.head_docs().filter(|d| d.role.is_manifest()) {
         let root = d.doc.doc.root();
         let (Some(api), Some(kind)) = (root.get("apiVersion"), root.get("kind")) else {
             continue;

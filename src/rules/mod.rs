@@ -156,14 +156,16 @@ impl<'a> DocRef<'a> {
 
 impl<'a> Context<'a> {
     /// Every head document, embedded ones included (rules check embedded objects too).
-    pub fn head_docs(&self) -> Vec<DocRef<'a>> {
-        let mut out = Vec::new();
-        for file in self.head_files {
-            for doc in &file.parsed.docs {
+    pub fn head_docs(&self) -> impl Iterator<Item = DocRef<'a>> + 'a {
+        // Made as they are read: rules walk them side by side, and a fleet has a hundred
+        // thousand documents.
+        self.head_files.iter().flat_map(|file| {
+            file.parsed.docs.iter().flat_map(move |doc| {
+                let mut out = Vec::new();
                 push_doc(&file.path, file.role, doc, None, &mut out);
-            }
-        }
-        out
+                out
+            })
+        })
     }
 
     /// [`Context::head_docs`], then every head object that is not a file's own document — what
@@ -171,30 +173,32 @@ impl<'a> Context<'a> {
     /// reaches the cluster is that object, which may hold what no file does (a patched payload)
     /// and is decoded within its own budget. A render whose documents are its files' own (a
     /// root that only lists files) is not listed twice.
-    pub fn delivered_head_docs(&self) -> Vec<DocRef<'a>> {
-        let mut out = self.head_docs();
+    pub fn delivered_head_docs(&self) -> impl Iterator<Item = DocRef<'a>> + 'a {
         let own: std::collections::HashSet<*const crate::parse::ParsedFile> = self
             .head_files
             .iter()
             .map(|f| std::sync::Arc::as_ptr(&f.parsed))
             .collect();
-        for o in &self.head.objects {
-            if own.contains(&std::sync::Arc::as_ptr(o.file())) {
-                continue;
-            }
-            let start = out.len();
-            push_doc(
-                &o.path,
-                crate::classify::Role::Manifest,
-                o.parsed(),
-                None,
-                &mut out,
-            );
-            for d in &mut out[start..] {
-                d.rendered = Some(o);
-            }
-        }
-        out
+        let delivered = self
+            .head
+            .objects
+            .iter()
+            .filter(move |o| !own.contains(&std::sync::Arc::as_ptr(o.file())))
+            .flat_map(|o| {
+                let mut out = Vec::new();
+                push_doc(
+                    &o.path,
+                    crate::classify::Role::Manifest,
+                    o.parsed(),
+                    None,
+                    &mut out,
+                );
+                for d in &mut out {
+                    d.rendered = Some(o);
+                }
+                out
+            });
+        self.head_docs().chain(delivered)
     }
 
     /// Every Ignition file source of the head's MachineConfigs that nodecast could not decode

@@ -23,9 +23,8 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Only inside Kubernetes objects: CI configs and Helm values are not read by the API server.
-    let docs = ctx.head_docs();
-    let object_ranges: Vec<(&str, usize, usize, &ParsedDoc)> = docs
-        .iter()
+    let object_ranges: Vec<(&str, usize, usize, &ParsedDoc)> = ctx
+        .head_docs()
         .filter(|d| type_meta(d.doc.doc.root()).is_some())
         .map(|d| {
             (

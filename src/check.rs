@@ -198,7 +198,8 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
-    let mut files = parse::parse_sides_reusing(&loaded.base, &loaded.head, &mut reuse.parses);
+    let mut files =
+        parse::parse_sides_reusing(&mut loaded.base, &mut loaded.head, &mut reuse.parses);
     crate::classify::assign(&mut files);
     clock.lap("parse");
     let trees = crate::kustomize::tree::trees(&loaded, &options.compare);

@@ -237,14 +237,15 @@ impl Budget {
     }
 }
 
-/// A file's content id, bytes, first-pass parse and what is left of its first-pass budget.
-type FirstPass = ([u8; 20], Arc<[u8]>, ParsedFile, Budget);
+/// A file's content id, its bytes when it must be parsed again (its first pass hit a budget), and
+/// its first-pass parse.
+type FirstPass = ([u8; 20], Option<Arc<[u8]>>, ParsedFile);
 
 /// Parses both snapshots in parallel; each distinct content is parsed exactly once (files whose
 /// aliases need more than the first pass allows are parsed again, sequentially in content order,
 /// so which of them the run's budget covers never depends on thread timing).
 pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
-    parse_sides_reusing(base, head, &mut Parses::default())
+    parse_sides_reusing(&mut base.clone(), &mut head.clone(), &mut Parses::default())
 }
 
 /// Parses kept between runs by content id (a long-lived caller such as the language server, whose
@@ -253,16 +254,24 @@ pub fn parse_sides(base: &Snapshot, head: &Snapshot) -> ParsedSides {
 pub type Parses = HashMap<[u8; 20], Arc<ParsedFile>>;
 
 /// [`parse_sides`], taking the parse of a content from `kept` when an earlier run made it; on
-/// return `kept` holds the reusable parses of this run's contents (and nothing else).
-pub fn parse_sides_reusing(base: &Snapshot, head: &Snapshot, kept: &mut Parses) -> ParsedSides {
+/// return `kept` holds the reusable parses of this run's contents (and nothing else). The
+/// snapshots' bytes are taken (their contents keep their ids): each is released once parsed, so
+/// a fleet's files are not held twice — as bytes and as the text the parse keeps.
+pub fn parse_sides_reusing(
+    base: &mut Snapshot,
+    head: &mut Snapshot,
+    kept: &mut Parses,
+) -> ParsedSides {
     let mut unique: HashMap<[u8; 20], Arc<[u8]>> = HashMap::new();
     let mut reused: HashMap<[u8; 20], Arc<ParsedFile>> = HashMap::new();
-    for file in base.files.iter().chain(&head.files) {
-        if let Content::Bytes { id, bytes } = &file.content {
+    let released: Arc<[u8]> = Arc::from(&[][..]);
+    for file in base.files.iter_mut().chain(head.files.iter_mut()) {
+        if let Content::Bytes { id, bytes } = &mut file.content {
+            let bytes = std::mem::replace(bytes, released.clone());
             if let Some(p) = kept.get(id) {
                 reused.entry(*id).or_insert_with(|| p.clone());
             } else {
-                unique.entry(*id).or_insert_with(|| bytes.clone());
+                unique.entry(*id).or_insert(bytes);
             }
         }
     }
@@ -275,14 +284,14 @@ pub fn parse_sides_reusing(base: &Snapshot, head: &Snapshot, kept: &mut Parses) 
                 "the first pass's budget",
             );
             let f = parse_file_within(&bytes, &mut budget);
-            (id, bytes, f, budget)
+            (id, budget.hit().then_some(bytes), f)
         })
         .collect();
     let mut parsed: HashMap<[u8; 20], Arc<ParsedFile>> = reused;
     parsed.reserve(first.len());
     let mut again: Vec<([u8; 20], Arc<[u8]>)> = Vec::new();
-    for (id, bytes, mut f, budget) in first {
-        if budget.hit() {
+    for (id, bytes, mut f) in first {
+        if let Some(bytes) = bytes {
             again.push((id, bytes));
         } else {
             f.blob = Some(id);

@@ -189,7 +189,7 @@ pub fn run(
 pub struct Kept {
     keep: bool,
     fingerprint: String,
-    results: std::collections::HashMap<TargetKey, (ObjectResult, Pins)>,
+    results: std::collections::HashMap<TargetKey, (Boxed, Pins)>,
     /// Results kept in the cache folder between runs (one-off checks).
     disk: store::Disk,
 }
@@ -345,10 +345,10 @@ pub fn run_reusing(
                         .is_some_and(|k| disk.is_clean(&print, &k)))
         });
         if clean {
-            (key, content, false, (Vec::new(), Vec::new()), pins)
+            (key, content, false, None, pins)
         } else {
             let result = validate_target(entry, &target, settings);
-            (key, content, true, result, pins)
+            (key, content, true, boxed(result), pins)
         }
     };
     // Each document is made a target where it is validated (the objects' own, then the patch
@@ -364,23 +364,24 @@ pub fn run_reusing(
         .filter(|f| patches.contains(&f.path))
         .flat_map_iter(|f| patch_targets(f, &sets));
     let done: Vec<Done> = of_objects.chain(of_patches).map(check).collect();
-    let mut results = Vec::with_capacity(done.len());
-    let mut next = std::collections::HashMap::new();
+    let mut results = Vec::new();
+    let mut next = std::collections::HashMap::with_capacity(if keep { done.len() } else { 0 });
     for (key, content, computed, result, pins) in done {
         if let (Some(key), Some(pins)) = (key.filter(|_| keep), pins) {
             next.insert(key, (result.clone(), pins));
         }
         if let Some(content) = content {
-            kept.disk.record(&print, content, &result, computed);
+            kept.disk
+                .record(&print, content, result.as_deref(), computed);
         }
-        results.push(result);
+        results.extend(result);
     }
     if keep {
         kept.results = next;
     }
     let mut out = Output::default();
     let mut seen = std::collections::HashSet::new();
-    for (diags, skipped) in results {
+    for (diags, skipped) in results.into_iter().map(|r| *r) {
         out.diagnostics.extend(diags.into_iter().filter(|d| {
             let at = d.location.span.map(|s| (s.start.line, s.start.col));
             seen.insert((d.code, d.location.path.clone(), at))
@@ -398,9 +399,18 @@ type Done = (
     Option<TargetKey>,
     Option<store::Key>,
     bool,
-    ObjectResult,
+    Boxed,
     Option<Pins>,
 );
+
+/// A result with something to say, boxed; `None` for one with nothing (most of a fleet's), so the
+/// results a run keeps take a word each.
+type Boxed = Option<Box<ObjectResult>>;
+
+/// [`Boxed`] of a result.
+fn boxed(result: ObjectResult) -> Boxed {
+    (!result.0.is_empty() || !result.1.is_empty()).then(|| Box::new(result))
+}
 
 /// One document to validate: a top-level object or a manifest embedded in a ConfigMap.
 struct Target<'a> {

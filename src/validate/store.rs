@@ -105,13 +105,20 @@ impl Disk {
             .is_some_and(|f| f.used.contains(key) || f.loaded.contains(key))
     }
 
-    /// Records a result the run used; `computed` when it was validated afresh. Only a result
-    /// with nothing to say is kept (see the module's documentation).
-    pub fn record(&mut self, fingerprint: &str, key: Key, result: &ObjectResult, computed: bool) {
+    /// Records a result the run used (`None`: one with nothing to say); `computed` when it was
+    /// validated afresh. Only a result with nothing to say is kept (see the module's
+    /// documentation).
+    pub fn record(
+        &mut self,
+        fingerprint: &str,
+        key: Key,
+        result: Option<&ObjectResult>,
+        computed: bool,
+    ) {
         let Some(file) = self.files.get_mut(fingerprint) else {
             return;
         };
-        if result.0.is_empty() && result.1.is_empty() {
+        if result.is_none_or(|r| r.0.is_empty() && r.1.is_empty()) {
             file.computed |= computed;
             file.used.insert(key);
         }
@@ -305,10 +312,17 @@ mod tests {
             rule: "self.password".into(),
             reason: "the rule yields String(\"hunter2\"), not a boolean".into(),
         };
-        disk.record("print", [1; 16], &(Vec::new(), vec![(id, skipped)]), true);
-        disk.record("print", [2; 16], &(Vec::new(), Vec::new()), true);
+        disk.record(
+            "print",
+            [1; 16],
+            Some(&(Vec::new(), vec![(id, skipped)])),
+            true,
+        );
+        disk.record("print", [2; 16], Some(&(Vec::new(), Vec::new())), true);
+        disk.record("print", [3; 16], None, true);
         assert!(!disk.is_clean("print", &[1; 16]));
         assert!(disk.is_clean("print", &[2; 16]));
+        assert!(disk.is_clean("print", &[3; 16]));
         assert!(!disk.is_clean("other print", &[2; 16]));
     }
 

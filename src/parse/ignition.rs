@@ -1,6 +1,8 @@
 //! Ignition file contents of MachineConfigs, decoded at parse time so every payload is checked
 //! (and charged to its budget) once; the bytes are not kept — a fleet's payloads are tens of
-//! megabytes few readers look at — and are decoded again for the one that reads them.
+//! megabytes few readers look at — and are decoded again for the one that reads them. What the
+//! document says about a file (its path, where its source is written) is read from the document
+//! when asked for: a fleet has tens of thousands of them.
 
 use nodecast_yaml::{Node, Span};
 
@@ -21,17 +23,13 @@ pub enum IgnitionSource {
 pub struct IgnitionFile {
     /// Index in `spec.config.storage.files`.
     pub index: usize,
-    /// The file's `path`, when given.
-    pub path: Option<String>,
     /// Which source of the file.
     pub source: IgnitionSource,
-    /// The span of the `source` value.
-    pub source_span: Span,
-    /// The URL scheme for non-data URLs (fetched at boot, not decoded).
-    pub remote: Option<String>,
+    /// Not a data URL: fetched at boot, not decoded.
+    pub remote: bool,
     /// How many bytes the data URL decodes to (0 for a remote source), or why it could not be
-    /// decoded; [`bytes`] decodes it again.
-    pub decoded: Result<u64, data_url::DecodeError>,
+    /// decoded (boxed: nearly every source decodes); [`bytes`] decodes it again.
+    pub decoded: Result<u64, Box<data_url::DecodeError>>,
 }
 
 /// Decodes every file source of a MachineConfig document within `budget`; other kinds yield
@@ -49,9 +47,8 @@ pub fn decode(root: Node<'_>, budget: &mut data_url::Budget) -> Vec<IgnitionFile
     };
     let mut out = Vec::new();
     for (index, file) in files.iter().enumerate() {
-        let path = file.get("path").and_then(Node::as_str).map(str::to_string);
         if let Some(contents) = file.get("contents") {
-            if let Some(f) = one(index, &path, IgnitionSource::Contents, contents, budget) {
+            if let Some(f) = one(index, IgnitionSource::Contents, contents, budget) {
                 out.push(f);
             }
         }
@@ -62,7 +59,7 @@ pub fn decode(root: Node<'_>, budget: &mut data_url::Budget) -> Vec<IgnitionFile
             .iter()
             .enumerate()
         {
-            if let Some(f) = one(index, &path, IgnitionSource::Append(i), append, budget) {
+            if let Some(f) = one(index, IgnitionSource::Append(i), append, budget) {
                 out.push(f);
             }
         }
@@ -70,13 +67,9 @@ pub fn decode(root: Node<'_>, budget: &mut data_url::Budget) -> Vec<IgnitionFile
     out
 }
 
-/// The decoded bytes of a file source of the MachineConfig document `root` (as [`decode`] found
-/// it, so its data URL decodes), `None` when it could not be decoded.
-pub fn bytes(root: Node<'_>, file: &IgnitionFile) -> Option<Vec<u8>> {
-    file.decoded.as_ref().ok()?;
-    if file.remote.is_some() {
-        return Some(Vec::new());
-    }
+/// The `storage.files` entry of a file source of the MachineConfig document `root`, and the
+/// resource (`contents` or an `append` item) holding its source.
+fn resource<'a>(root: Node<'a>, file: &IgnitionFile) -> Option<(Node<'a>, Node<'a>)> {
     let entry = root
         .path(&["spec", "config", "storage", "files"])?
         .as_seq()?
@@ -85,6 +78,30 @@ pub fn bytes(root: Node<'_>, file: &IgnitionFile) -> Option<Vec<u8>> {
         IgnitionSource::Contents => entry.get("contents")?,
         IgnitionSource::Append(i) => entry.get("append")?.as_seq()?.get(i)?,
     };
+    Some((entry, resource))
+}
+
+/// The file's `path` in the MachineConfig document `root`, when given.
+pub fn path<'a>(root: Node<'a>, file: &IgnitionFile) -> Option<&'a str> {
+    resource(root, file)?.0.get("path")?.as_str()
+}
+
+/// Where the file's `source` value is written in the MachineConfig document `root`.
+pub fn source_span(root: Node<'_>, file: &IgnitionFile) -> Span {
+    resource(root, file)
+        .and_then(|(_, r)| r.get("source"))
+        .map(Node::span)
+        .unwrap_or_default()
+}
+
+/// The decoded bytes of a file source of the MachineConfig document `root` (as [`decode`] found
+/// it, so its data URL decodes), `None` when it could not be decoded.
+pub fn bytes(root: Node<'_>, file: &IgnitionFile) -> Option<Vec<u8>> {
+    file.decoded.as_ref().ok()?;
+    if file.remote {
+        return Some(Vec::new());
+    }
+    let (_, resource) = resource(root, file)?;
     let url = resource.get("source")?.as_str()?;
     let compression = resource.get("compression").and_then(Node::as_str);
     // It decoded within a budget no larger than this cap: the same bytes.
@@ -93,7 +110,6 @@ pub fn bytes(root: Node<'_>, file: &IgnitionFile) -> Option<Vec<u8>> {
 
 fn one(
     index: usize,
-    path: &Option<String>,
     source: IgnitionSource,
     resource: Node<'_>,
     budget: &mut data_url::Budget,
@@ -101,21 +117,17 @@ fn one(
     let node = resource.get("source")?;
     let url = node.as_str()?;
     let compression = resource.get("compression").and_then(Node::as_str);
-    let (remote, decoded) = if data_url::is_data_url(url) {
-        let decoded = data_url::decode_within(url, compression, budget);
-        (None, decoded.map(|bytes| bytes.len() as u64))
+    let remote = !data_url::is_data_url(url);
+    let decoded = if remote {
+        Ok(0)
     } else {
-        let scheme = url
-            .split_once(':')
-            .map(|(s, _)| s.to_string())
-            .unwrap_or_default();
-        (Some(scheme), Ok(0))
+        data_url::decode_within(url, compression, budget)
+            .map(|bytes| bytes.len() as u64)
+            .map_err(Box::new)
     };
     Some(IgnitionFile {
         index,
-        path: path.clone(),
         source,
-        source_span: node.span(),
         remote,
         decoded,
     })

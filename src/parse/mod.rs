@@ -104,6 +104,16 @@ impl ParsedDoc {
         ignition::bytes(self.doc.root(), file)
     }
 
+    /// The `path` of one of [`ParsedDoc::ignition`], when the document gives one.
+    pub fn ignition_path(&self, file: &IgnitionFile) -> Option<&str> {
+        ignition::path(self.doc.root(), file)
+    }
+
+    /// Where the `source` value of one of [`ParsedDoc::ignition`] is written.
+    pub fn ignition_span(&self, file: &IgnitionFile) -> Span {
+        ignition::source_span(self.doc.root(), file)
+    }
+
     /// No alias copy, explicit tag or merge key anywhere: the document is what its text spells,
     /// so a tool that prints it back (Kustomize) prints the same. Kept with the parse, which both
     /// sides and every later run holding the same content share, so each document is walked once.

@@ -216,8 +216,9 @@ impl<'a> Context<'a> {
                 .unwrap_or("?");
             for f in &d.doc.ignition {
                 let Err(error) = &f.decoded else { continue };
-                let path = d.path_at(f.source_span);
-                if !seen.insert((path, f.source_span, name)) {
+                let span = d.doc.ignition_span(f);
+                let path = d.path_at(span);
+                if !seen.insert((path, span, name)) {
                     continue;
                 }
                 let which = match f.source {
@@ -228,13 +229,13 @@ impl<'a> Context<'a> {
                         format!("storage.files[{}].append[{i}]", f.index)
                     }
                 };
-                let file = f
-                    .path
-                    .as_deref()
+                let file = d
+                    .doc
+                    .ignition_path(f)
                     .map(|p| format!(" ({p})"))
                     .unwrap_or_default();
                 out.push(UndecodedPayload {
-                    location: crate::diagnostic::Location::head(path, f.source_span),
+                    location: crate::diagnostic::Location::head(path, span),
                     name,
                     source: format!("{which}{file}"),
                     error,

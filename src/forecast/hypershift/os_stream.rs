@@ -107,7 +107,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                     }
                 }
                 for f in &d.ignition {
-                    let Some(path) = f.path.as_deref() else {
+                    let Some(path) = d.ignition_path(f) else {
                         continue;
                     };
                     if !path.starts_with("/etc/crio/crio.conf.d/")
@@ -137,7 +137,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                     out.push(Dropin {
                         file: cm.path.clone(),
                         path: path.to_string(),
-                        span: f.source_span,
+                        span: d.ignition_span(f),
                         line,
                         runtime: rt.to_string(),
                         from_ctrcfg: false,

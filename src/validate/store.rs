@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::ObjectResult;
@@ -222,7 +222,17 @@ impl Hasher for ContentHasher {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let mut out = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut out, bytes);
+    out
+}
+
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
 }
 
 fn unhex(text: &str) -> Option<Key> {
@@ -236,11 +246,27 @@ fn unhex(text: &str) -> Option<Key> {
     Some(key)
 }
 
-/// The file's text: its header and every key.
+/// The file's text: its header and every key, in order (written straight into the text: a
+/// fleet's keys as JSON values first would take several times the text).
 fn write(clean: &HashSet<Key>, name: &str) -> String {
-    let mut keys: Vec<String> = clean.iter().map(|k| hex(k)).collect();
-    keys.sort();
-    json!({"format": FORMAT, "name": name, "clean": keys}).to_string()
+    let mut keys: Vec<&Key> = clean.iter().collect();
+    keys.sort_unstable();
+    let mut out = format!(
+        "{{\"format\":{},\"name\":{},\"clean\":[",
+        Value::from(FORMAT),
+        Value::from(name)
+    );
+    out.reserve(keys.len() * 35 + 2);
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        push_hex(&mut out, &key[..]);
+        out.push('"');
+    }
+    out.push_str("]}");
+    out
 }
 
 /// The keys of a file's text, or `None` when any of it is not what [`write`] writes.
@@ -278,6 +304,24 @@ fn evict(dir: &Path, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_text_is_what_serde_json_writes() {
+        use serde_json::json;
+        let keys: HashSet<Key> = [[0xab; 16], [0; 16], [0x10; 16]].into_iter().collect();
+        let mut hexes: Vec<String> = keys.iter().map(|k| hex(k)).collect();
+        hexes.sort();
+        let expected = json!({"format": FORMAT, "name": "n\"x.json", "clean": hexes}).to_string();
+        assert_eq!(write(&keys, "n\"x.json"), expected);
+        assert_eq!(
+            read(write(&keys, "n\"x.json").as_bytes(), "n\"x.json"),
+            Some(keys)
+        );
+        assert_eq!(
+            write(&HashSet::new(), "n"),
+            json!({"format": FORMAT, "name": "n", "clean": []}).to_string()
+        );
+    }
 
     #[test]
     fn keys_read_back_as_written_and_anything_else_is_ignored() {

@@ -249,6 +249,8 @@ impl Inventory {
             "the budget of objects carried by Policies and SyncSets (64 MiB per revision)",
         );
         let budget = &mut budget;
+        // What a plain file's objects write elsewhere: nothing, one list for all of them.
+        let nowhere: Arc<Vec<(Span, String)>> = Arc::default();
         for file in files {
             if rendered.consumed.contains(&file.path) || !deployed(file.role) {
                 continue;
@@ -260,7 +262,7 @@ impl Inventory {
                     &file.parsed,
                     doc_index,
                     origin,
-                    &Arc::default(),
+                    &nowhere,
                     budget,
                 );
             }
@@ -280,7 +282,7 @@ impl Inventory {
                         &file.parsed,
                         doc_index,
                         origin,
-                        &Arc::default(),
+                        &nowhere,
                         budget,
                     );
                 }

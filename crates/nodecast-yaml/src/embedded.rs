@@ -1,5 +1,4 @@
 //! Documents embedded in scalars, located in the outer file.
-use std::sync::Arc;
 
 use crate::document::Document;
 use crate::locate::Locator;
@@ -54,8 +53,9 @@ pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (P
     let NodeKind::Scalar { text, .. } = scalar.kind() else {
         return (Parsed::default(), false);
     };
-    let inner: Arc<str> = text.into();
-    let raw = parse_raw(&inner, opts);
+    // The documents' scalars are ranges of the scalar's text where the outer tree holds it.
+    let home = scalar.tree.text_home(scalar.r);
+    let raw = parse_raw(text, opts);
     let decoded = rescan::decode(outer, scalar);
     let exact = decoded.is_some();
     // Every mapped offset lies between the scalar's start and the end of what it consumed, so only
@@ -108,7 +108,7 @@ pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (P
             d.tree.set_spans(spans);
         }
         Document::new(
-            d.tree.finish(d.root, inner.clone(), source.clone()),
+            d.tree.finish_within(d.root, home.clone(), source.clone()),
             d.index,
             span,
         )

@@ -206,8 +206,9 @@ pub(crate) struct Tree {
     pub(crate) nodes: Box<[Raw]>,
     /// The text scalars are ranges of: the parsed text (a file, an embedded payload).
     pub(crate) text: Arc<str>,
-    /// Scalar texts that are not a range of `text` (block scalars, escapes, folded lines).
-    pub(crate) extra: Box<str>,
+    /// Scalar texts that are not a range of `text` (block scalars, escapes, folded lines);
+    /// shared, since an embedded document's text is one of them.
+    pub(crate) extra: Arc<str>,
     /// What positions point into.
     pub(crate) source: Arc<Source>,
     pub(crate) rare: Option<Box<Rare>>,
@@ -314,7 +315,21 @@ impl Tree {
     pub(crate) fn shares(&self) -> bool {
         self.rare.as_ref().is_some_and(|r| r.shares)
     }
+
+    /// The shared text a scalar's text is a range of, and where in it the range starts.
+    pub(crate) fn text_home(&self, r: Ref) -> (Arc<str>, usize) {
+        let raw = self.raw(r);
+        let home = if raw.bits & IN_EXTRA != 0 {
+            &self.extra
+        } else {
+            &self.text
+        };
+        (home.clone(), raw.a as usize)
+    }
 }
+
+/// The `extra` of every tree that needs none.
+static NO_EXTRA: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(""));
 
 /// Where a new scalar's text is.
 pub(crate) enum TextAt<'t> {
@@ -480,6 +495,24 @@ impl TreeBuilder {
     /// Lays the nodes reachable from `root` out breadth first (each collection's children side by
     /// side, a child placed elsewhere as a link) and returns the tree and the root's new index.
     pub(crate) fn finish(self, root: Ref, text: Arc<str>, source: Arc<Source>) -> (Tree, Ref) {
+        self.finish_within(root, (text, 0), source)
+    }
+
+    /// [`TreeBuilder::finish`] for a tree parsed from a part of `text`, starting at `base`: the
+    /// ranges its scalars took of the part are moved to the whole.
+    pub(crate) fn finish_within(
+        mut self,
+        root: Ref,
+        (text, base): (Arc<str>, usize),
+        source: Arc<Source>,
+    ) -> (Tree, Ref) {
+        if base > 0 {
+            for n in &mut self.nodes {
+                if n.class() == Class::Scalar && n.bits & IN_EXTRA == 0 {
+                    n.a = n.a.saturating_add(offset32(base));
+                }
+            }
+        }
         const UNPLACED: u32 = u32::MAX;
         let mut new_of = vec![UNPLACED; self.nodes.len()];
         let mut nodes: Vec<Raw> = Vec::with_capacity(self.nodes.len());
@@ -576,7 +609,11 @@ impl TreeBuilder {
         let tree = Tree {
             nodes: nodes.into_boxed_slice(),
             text,
-            extra: extra.into_boxed_str(),
+            extra: if extra.is_empty() {
+                NO_EXTRA.clone()
+            } else {
+                extra.into()
+            },
             source,
             rare,
         };

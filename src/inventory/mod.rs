@@ -252,7 +252,7 @@ impl Inventory {
         // What a plain file's objects write elsewhere: nothing, one list for all of them.
         let nowhere: Arc<Vec<(Span, String)>> = Arc::default();
         for file in files {
-            if rendered.consumed.contains(&file.path) || !deployed(file.role) {
+            if rendered.consumed.contains(file.path.as_str()) || !deployed(file.role) {
                 continue;
             }
             for doc_index in 0..file.parsed.docs.len() {
@@ -271,7 +271,7 @@ impl Inventory {
             files.iter().map(|f| (f.path.as_str(), f)).collect();
         for (overlay, listed) in &rendered.identity {
             let overlay: Arc<str> = overlay.as_str().into();
-            for file in listed.iter().filter_map(|p| by_path.get(p.as_str())) {
+            for file in listed.iter().filter_map(|p| by_path.get(&**p)) {
                 for doc_index in 0..file.parsed.docs.len() {
                     let origin = Origin {
                         overlay: Some(overlay.clone()),

@@ -10,6 +10,7 @@
 //! namespace transformer rewrites) makes the root go through the renderer as before.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use super::kustomization::{dir_of, is_remote, join};
 use crate::parse::{FileEntry, FileStatus, ParsedDoc};
@@ -27,7 +28,7 @@ const NAMESPACE_REWRITTEN: [&str; 6] = [
 
 /// The files an identity root renders, in its `resources` order; `None` when the root needs the
 /// renderer.
-pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<Vec<String>> {
+pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<Vec<Arc<str>>> {
     let kust = files.get(root_file)?;
     if kust.parsed.status != FileStatus::Parsed
         || !kust.parsed.problems.is_empty()
@@ -37,7 +38,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
     }
     let root = &kust.parsed.docs.first()?.doc.root();
     let mut namespace: Option<&str> = None;
-    let mut listed: Vec<String> = Vec::new();
+    let mut listed: Vec<Arc<str>> = Vec::new();
     for entry in root.as_map()? {
         match entry.key.key_text()? {
             "apiVersion" => {
@@ -51,7 +52,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
                     if text.is_empty() || is_remote(text) {
                         return None;
                     }
-                    listed.push(join(dir_of(root_file), text)?);
+                    listed.push(join(dir_of(root_file), text)?.into());
                 }
             }
             _ => return None,
@@ -60,7 +61,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
     let mut seen: BTreeSet<(String, String, Option<String>, String)> = BTreeSet::new();
     for path in &listed {
         // A folder (another kustomization, or plain files) is not a file entry: renderer.
-        let file = files.get(path.as_str())?;
+        let file = files.get(&**path)?;
         let parsed = &file.parsed;
         if parsed.status != FileStatus::Parsed || !parsed.problems.is_empty() {
             return None;
@@ -126,7 +127,7 @@ mod tests {
 
     const NP: &str = "apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata:\n  name: workers\n  namespace: clusters\nspec:\n  replicas: 2\n";
 
-    fn listed(kustomization: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
+    fn listed(kustomization: &str, files: &[(&str, &str)]) -> Option<Vec<Arc<str>>> {
         let mut entries = vec![FileEntry::new(
             "c/kustomization.yaml",
             Arc::new(parse_file(kustomization.as_bytes())),
@@ -155,7 +156,7 @@ mod tests {
                 "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: clusters\nresources:\n- np.yaml\n- ../shared/two.yaml\n",
                 &[("c/np.yaml", NP), ("shared/two.yaml", &two.replace("name: workers", "name: spare"))]
             ),
-            Some(vec!["c/np.yaml".to_string(), "shared/two.yaml".to_string()])
+            Some(vec!["c/np.yaml".into(), "shared/two.yaml".into()])
         );
     }
 
@@ -209,7 +210,7 @@ mod tests {
         // The same file without any of that is an identity root.
         assert_eq!(
             listed("resources:\n- np.yaml\n", &files),
-            Some(vec!["c/np.yaml".to_string()])
+            Some(vec!["c/np.yaml".into()])
         );
     }
 }

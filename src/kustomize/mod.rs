@@ -89,11 +89,12 @@ pub struct RenderedObject {
 pub struct SideRender {
     /// Objects of every rendered root.
     pub objects: Vec<RenderedObject>,
-    /// Files whose objects the renders replace (they are not inventoried again).
-    pub consumed: BTreeSet<String>,
+    /// Files whose objects the renders replace (they are not inventoried again); shared with
+    /// `identity`'s lists, which name most of them.
+    pub consumed: BTreeSet<Arc<str>>,
     /// Roots whose render is their input (see `identity`): each overlay folder with the files it
     /// lists; their documents are inventoried as that overlay's objects, unchanged.
-    pub identity: Vec<(String, Vec<String>)>,
+    pub identity: Vec<(String, Vec<Arc<str>>)>,
 }
 
 /// What rendering produced for both sides.
@@ -158,8 +159,14 @@ pub fn render_reusing(
     let mut out = Rendered::default();
     // Patches and plugin configurations are Kustomize's input, never objects of their own,
     // whether or not the overlay is rendered.
-    out.base.consumed = kustomize_only_inputs(&files.base);
-    out.head.consumed = kustomize_only_inputs(&files.head);
+    out.base.consumed = kustomize_only_inputs(&files.base)
+        .into_iter()
+        .map(Arc::from)
+        .collect();
+    out.head.consumed = kustomize_only_inputs(&files.head)
+        .into_iter()
+        .map(Arc::from)
+        .collect();
     if !settings.enabled {
         return out;
     }
@@ -443,7 +450,9 @@ fn collect(
         } else {
             &mut out.head
         };
-        target.consumed.extend(p.consumed.iter().cloned());
+        target
+            .consumed
+            .extend(p.consumed.iter().map(|c| Arc::from(c.as_str())));
         if let Some(objects) = placed.get(&(p.root.as_str(), p.fingerprint)) {
             target.objects.extend(objects.iter().cloned());
             continue;
@@ -605,7 +614,7 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
             if failed_roots.contains(&root) {
                 continue;
             }
-            side.consumed.insert(root_file);
+            side.consumed.insert(root_file.into());
             side.consumed.extend(listed.iter().cloned());
             side.identity.push((root, listed));
         }
@@ -617,7 +626,7 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
 fn identity_roots(files: &[FileEntry], roots: &mut Vec<String>, out: &mut SideRender) {
     let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
     // Each root is judged on its own (a walk over its documents): in parallel, kept in order.
-    let judged: Vec<Option<Vec<String>>> = roots
+    let judged: Vec<Option<Vec<Arc<str>>>> = roots
         .par_iter()
         .map(|root_file| identity::resources(root_file, &by_path))
         .collect();

@@ -311,7 +311,32 @@ pub fn run_reusing(
     kept.disk.load(&print);
     let (previous, keep, disk) = (&kept.results, kept.keep, &kept.disk);
     let look_up = keep || !previous.is_empty();
-    let check = |target: Target<'_>| -> Done {
+    // What this run keeps for the next, filled as targets are validated; sized for every target
+    // (each object and the documents its payloads embed) so it never grows twice its size.
+    let targets = head
+        .objects
+        .iter()
+        .map(|o| {
+            1 + o
+                .parsed()
+                .embedded
+                .iter()
+                .map(|e| e.docs.len())
+                .sum::<usize>()
+        })
+        .sum::<usize>();
+    let next = std::sync::Mutex::new(std::collections::HashMap::with_capacity(if keep {
+        targets
+    } else {
+        0
+    }));
+    let keep_for_next = |key: Option<TargetKey>, result: &Boxed, pins: &Pins| {
+        if let Some(key) = key.filter(|_| keep) {
+            let mut next = next.lock().unwrap_or_else(|e| e.into_inner());
+            next.insert(key, (result.clone(), pins.clone()));
+        }
+    };
+    let check = |target: Target<'_>| -> Option<Done> {
         let entry = target.schema(&catalog);
         let key = look_up.then(|| target.key(entry));
         // A create (no base document) finds and skips exactly what an update that changes
@@ -331,9 +356,10 @@ pub fn run_reusing(
             .is_open()
             .then(|| target.content_key(entry, false))
             .flatten();
-        let pins = keep.then(|| target.pins.clone());
         if let Some((result, _)) = found {
-            return (key, content, false, result.clone(), pins);
+            keep_for_next(key, result, &target.pins);
+            return (content.is_some() || result.is_some())
+                .then(|| (content, false, result.clone()));
         }
         // Validated clean before, as itself or (the base on its own) as the head's unchanged
         // document.
@@ -344,12 +370,13 @@ pub fn run_reusing(
                         .content_key(entry, true)
                         .is_some_and(|k| disk.is_clean(&print, &k)))
         });
-        if clean {
-            (key, content, false, None, pins)
+        let (computed, result) = if clean {
+            (false, None)
         } else {
-            let result = validate_target(entry, &target, settings);
-            (key, content, true, boxed(result), pins)
-        }
+            (true, boxed(validate_target(entry, &target, settings)))
+        };
+        keep_for_next(key, &result, &target.pins);
+        (content.is_some() || result.is_some()).then_some((content, computed, result))
     };
     // Each document is made a target where it is validated (the objects' own, then the patch
     // files': Kustomize's input, not objects, checked for what they hold whether or not their
@@ -363,13 +390,11 @@ pub fn run_reusing(
         .par_iter()
         .filter(|f| patches.contains(&f.path))
         .flat_map_iter(|f| patch_targets(f, &sets));
-    let done: Vec<Done> = of_objects.chain(of_patches).map(check).collect();
+    // In target order: a later target's finding at the same place is a duplicate.
+    let done: Vec<Done> = of_objects.chain(of_patches).filter_map(check).collect();
+    let next = next.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut results = Vec::new();
-    let mut next = std::collections::HashMap::with_capacity(if keep { done.len() } else { 0 });
-    for (key, content, computed, result, pins) in done {
-        if let (Some(key), Some(pins)) = (key.filter(|_| keep), pins) {
-            next.insert(key, (result.clone(), pins));
-        }
+    for (content, computed, result) in done {
         if let Some(content) = content {
             kept.disk
                 .record(&print, content, result.as_deref(), computed);
@@ -392,16 +417,10 @@ pub fn run_reusing(
     Ok(out)
 }
 
-/// A target's result and how it was found: its key for the next run in this process, its key
-/// in the cache folder, whether it was validated afresh, and (when results are kept) the parses
-/// its key names.
-type Done = (
-    Option<TargetKey>,
-    Option<store::Key>,
-    bool,
-    Boxed,
-    Option<Pins>,
-);
+/// A target's key in the cache folder, whether it was validated afresh, and its result (a target
+/// with neither a key nor anything to say leaves nothing; its result is kept for the next run
+/// as soon as it is found).
+type Done = (Option<store::Key>, bool, Boxed);
 
 /// A result with something to say, boxed; `None` for one with nothing (most of a fleet's), so the
 /// results a run keeps take a word each.

@@ -23,6 +23,10 @@ pub struct Outcome {
     pub has_base: bool,
     /// Parsed files of both sides.
     pub files: ParsedSides,
+    /// How many files the head holds (the report's summary; a scoped check parses fewer).
+    pub file_count: usize,
+    /// How many objects the head holds (the report's summary; a scoped check indexes fewer).
+    pub object_count: usize,
     /// Base objects.
     pub base: Inventory,
     /// Head objects.
@@ -162,18 +166,21 @@ impl Options {
 /// gives; the outcome is the same.
 #[derive(Default)]
 pub struct Reuse {
+    /// A long-lived caller: what one check computes serves the next (never scoped by records).
+    keeping: bool,
     sources: source::Kept,
     parses: parse::Parses,
     renders: crate::kustomize::Kept,
     validation: crate::validate::Kept,
     clusters: crate::forecast::mco::memo::Memo,
-    base_findings: Option<(String, jiff::Timestamp, Vec<Diagnostic>)>,
+    base_findings: Option<(String, jiff::Timestamp, BaseAlone)>,
 }
 
 impl Reuse {
     /// An empty store that keeps what each check computes for the next.
     pub fn keeping() -> Self {
         Reuse {
+            keeping: true,
             sources: source::Kept::keeping(),
             renders: crate::kustomize::Kept::keeping(),
             validation: crate::validate::Kept::keeping(),
@@ -193,11 +200,314 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 
 /// [`run`], reusing what `reuse` kept from earlier runs and keeping what the next one can reuse.
 pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fatal> {
-    let now = options.now;
     let mut clock = Stopwatch::from_env();
+    // A one-off check of two Git revisions with a cache folder takes a scoped evaluation when a
+    // record of its base says what the islands it leaves out find ([`crate::scope`]).
+    let scoping = if reuse.keeping || options.full {
+        None
+    } else {
+        Scoping::of(options)?
+    };
+    if let Some(s) = &scoping {
+        match run_scoped(options, reuse, s, &mut clock)? {
+            Ok(outcome) => return Ok(outcome),
+            Err(whole) if whole.mismatch && crate::scope::strict() => {
+                return Err(Fatal::new(
+                    format!("scoped check disagrees with its record: {}", whole.why),
+                    "NODECAST_SCOPE_STRICT is set (the differential tests): this is a bug",
+                ))
+            }
+            Err(whole) => crate::scope::log(|| format!("whole: {}", whole.why)),
+        }
+    }
     let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
+    let mode = Mode {
+        base_alone: scoping.is_some(),
+        disk_validation: true,
+        probe: None,
+    };
+    let mut checked = check_loaded(options, loaded, reuse, &mut clock, mode)?;
+    if let Some(s) = &scoping {
+        s.learn(options, &checked);
+        clock.lap("record");
+    }
+    if !options.report_all {
+        checked.outcome.diagnostics.retain(|d| d.state.introduced());
+    }
+    Ok(checked.outcome)
+}
+
+/// Where a one-off check keeps the records of revisions, and the two revisions it compares.
+struct Scoping {
+    store: crate::scope::store::Store,
+    revisions: source::subset::Revisions,
+    /// What every record of this check depends on beyond the revision (settings, renderer,
+    /// schemas, this build).
+    settings: Vec<u8>,
+}
+
+impl Scoping {
+    /// Scoping for a check of two Git revisions with a cache folder; `None` otherwise.
+    fn of(options: &Options) -> Result<Option<Scoping>, Fatal> {
+        let Some(dir) = &options.kustomize.cache_dir else {
+            return Ok(None);
+        };
+        let Some(revisions) = source::subset::Revisions::resolve(&options.compare)? else {
+            return Ok(None);
+        };
+        let Some(store) = crate::scope::store::Store::open(dir) else {
+            return Ok(None);
+        };
+        let mut settings = options.clone();
+        settings.compare = CompareRequest::default();
+        settings.now = jiff::Timestamp::UNIX_EPOCH;
+        settings.now_given = false;
+        settings.verbose = false;
+        settings.report_all = false;
+        settings.triage.acks.clear();
+        settings.triage.require_ack = false;
+        settings.triage.baseline = None;
+        settings.kustomize.cache_dir = None;
+        let text = format!(
+            "{settings:?}\0{}\0{}\0{}\0{}\0{}",
+            revisions.scope,
+            options.compare.max_file_size,
+            crate::kustomize::renderer_identity(&options.kustomize),
+            crate::validate::settings_fingerprint(&options.validation),
+            crate::validate::build(),
+        );
+        Ok(Some(Scoping {
+            store,
+            revisions,
+            settings: text.into_bytes(),
+        }))
+    }
+
+    /// The name of the record of a tree.
+    fn key(&self, tree: &[u8]) -> String {
+        crate::scope::store::Store::key(&[tree, &self.settings])
+    }
+
+    /// Keeps the records a whole check teaches (its base's and, when its head is a tree or the
+    /// index, its head's).
+    fn learn(&self, options: &Options, checked: &Checked) {
+        let (Some(alone), Some(head_suppressed)) = (&checked.base_alone, &checked.head_suppressed)
+        else {
+            return;
+        };
+        let o = &checked.outcome;
+        let changed: std::collections::BTreeSet<String> = match self.revisions.changed() {
+            Some(c) => c.into_iter().map(|c| c.path).collect(),
+            None => return,
+        };
+        let side = |files, roots, inventory, needles| crate::scope::record::Revision {
+            files,
+            roots,
+            inventory,
+            needles,
+            globs: &options.cluster_roots,
+            usage: checked.render_usage,
+            schedules: crate::schedule::model::in_use(inventory),
+        };
+        let base = side(
+            &o.files.base[..],
+            &checked.base_roots[..],
+            &o.base,
+            &checked.needles.0[..],
+        );
+        let head = side(
+            &o.files.head[..],
+            &checked.head_roots[..],
+            &o.head,
+            &checked.needles.1[..],
+        );
+        let (a, b) = crate::scope::learn::records(
+            &base,
+            &head,
+            &o.files,
+            crate::scope::learn::Findings {
+                reported: &alone.findings,
+                suppressed: &alone.suppressed,
+            },
+            crate::scope::learn::Findings {
+                reported: &o.diagnostics,
+                suppressed: head_suppressed,
+            },
+            &changed,
+        );
+        self.store
+            .put(&self.key(self.revisions.base.0.as_bytes()), &a);
+        if let Some(tree) = self.revisions.head_tree() {
+            self.store.put(&self.key(tree.as_bytes()), &b);
+        }
+        crate::scope::log(|| "recorded the base and the head".to_string());
+    }
+}
+
+/// A scoped check: the islands the change reaches (and those the record does not know yet),
+/// evaluated through the whole pipeline, the rest taken from the record of the base; `Err` when
+/// the record cannot say (the caller runs a whole check).
+fn run_scoped(
+    options: &Options,
+    reuse: &mut Reuse,
+    s: &Scoping,
+    clock: &mut Stopwatch,
+) -> Result<Result<Outcome, crate::scope::Whole>, Fatal> {
+    use crate::scope::Whole;
+    if options.report_all || options.verbose || options.triage.baseline.is_some() {
+        return Ok(Err(Whole::because(
+            "the run lists pre-existing findings, unevaluated rules or a baseline",
+        )));
+    }
+    let key = s.key(s.revisions.base.0.as_bytes());
+    let Some(record) = s.store.get(&key) else {
+        return Ok(Err(Whole::because("no record of the base revision")));
+    };
+    clock.lap("record-load");
+    let Some(changed) = s.revisions.changed() else {
+        return Ok(Err(Whole::because("Git cannot list what changed")));
+    };
+    clock.lap("changed");
+    let plan = match crate::scope::plan::plan(&record, &changed, &s.revisions.scope) {
+        Ok(p) => p,
+        Err(w) => return Ok(Err(w)),
+    };
+    clock.lap("plan");
+    let Some(mut loaded) = s.revisions.load(&plan.files)? else {
+        return Ok(Err(Whole::because("a file to read is not a plain file")));
+    };
+    crate::triage::select_files(&options.triage, &mut loaded);
+    clock.lap("source");
+    let probe = crate::scope::probe::Probe::new(
+        record.probe_key,
+        &record.probe_lengths,
+        record
+            .needles
+            .iter()
+            .filter(|(p, _)| !plan.loaded.contains(p))
+            .flat_map(|(_, h)| h.iter().copied()),
+    );
+    let mut all = options.clone();
+    all.report_all = true;
+    let mode = Mode {
+        base_alone: true,
+        disk_validation: false,
+        probe: Some(&probe),
+    };
+    let checked = check_loaded(&all, loaded, reuse, clock, mode)?;
+    if checked.probe_hit {
+        return Ok(Err(Whole::because(
+            "a text may show a private value of a file left out",
+        )));
+    }
+    let (Some(alone), Some(head_suppressed)) = (&checked.base_alone, &checked.head_suppressed)
+    else {
+        return Ok(Err(Whole::because("no base to compare with")));
+    };
+    let o = checked.outcome;
+    let needles = checked.needles;
+    let ev = crate::scope::finish::Evaluation {
+        files: &o.files,
+        base: &o.base,
+        head: &o.head,
+        diff: &o.diff,
+        findings: &o.diagnostics,
+        suppressed: head_suppressed,
+        base_findings: &alone.findings,
+        base_suppressed: &alone.suppressed,
+        globs: &options.cluster_roots,
+    };
+    let merged = match crate::scope::finish::finish(&record, &plan, &ev) {
+        Ok(m) => m,
+        Err(w) => return Ok(Err(w)),
+    };
+    clock.lap("finish");
+    // A head that is a tree or the index will be the base of a later check (once committed):
+    // its record is kept, unless an earlier check of the same revision kept one.
+    let head_key = s.revisions.head_tree().map(|t| s.key(t.as_bytes()));
+    if let Some(head_key) = head_key.filter(|k| !s.store.has(k)) {
+        let head = crate::scope::finish::head_record(&record, &plan, &merged, &o.head, &needles.1);
+        s.store.put(&head_key, &head);
+    }
+    clock.lap("head-record");
+    if let Some(base) = crate::scope::finish::base_record(&record, &plan, &merged) {
+        s.store.put(&key, &base);
+    }
+    crate::scope::log(|| {
+        format!(
+            "scoped: {} of {} islands evaluated ({} touched), {} files read",
+            plan.evaluated.len(),
+            record.islands.len(),
+            plan.touched.len(),
+            o.files.head.len()
+        )
+    });
+    let mut keep = merged.keep.iter();
+    let mut o = o;
+    o.diagnostics
+        .retain(|d| keep.next().copied().unwrap_or(false) && d.state.introduced());
+    o.pre_existing = merged.pre_existing;
+    o.suppressed = merged.suppressed;
+    o.file_count = merged.file_count;
+    o.object_count = merged.object_count;
+    clock.lap("scope");
+    Ok(Ok(o))
+}
+
+/// How [`check_loaded`] runs beyond the options.
+struct Mode<'a> {
+    /// Lint the base on its own even when the head has no findings (a record needs it).
+    base_alone: bool,
+    /// Take and leave validation results in the cache folder (a scoped check validates too few
+    /// documents for the folder's file to pay).
+    disk_validation: bool,
+    /// Probe every text a report could print, before masking, for private values of files the
+    /// check did not read.
+    probe: Option<&'a crate::scope::probe::Probe>,
+}
+
+/// What a check of two loaded snapshots gives.
+pub(crate) struct Checked {
+    /// The outcome for the reports (every finding, pre-existing ones included).
+    pub outcome: Outcome,
+    /// The base revision's own findings, when they were asked for or needed.
+    pub base_alone: Option<BaseAlone>,
+    /// What suppression comments dropped of the head's findings (with the base's own findings).
+    pub head_suppressed: Option<Vec<Diagnostic>>,
+    /// Each side's Kustomize roots and what they read.
+    pub base_roots: Vec<crate::kustomize::RootInputs>,
+    /// Each side's Kustomize roots and what they read.
+    pub head_roots: Vec<crate::kustomize::RootInputs>,
+    /// What the renders used of their shared limits.
+    pub render_usage: crate::kustomize::Usage,
+    /// Whether a text the report could print holds a value the probe looks for.
+    pub probe_hit: bool,
+    /// Each object's private values, as masking found them (base, head).
+    pub needles: crate::redact::Needles,
+}
+
+/// The findings of the base revision linted on its own, as triage left them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BaseAlone {
+    /// What is reported.
+    pub findings: Vec<Diagnostic>,
+    /// What suppression comments dropped.
+    pub suppressed: Vec<Diagnostic>,
+}
+
+/// Parses, renders, indexes, diffs, forecasts and lints two loaded snapshots; lints the base on
+/// its own when the head has findings (to tell pre-existing ones), or always with `base_alone`.
+fn check_loaded(
+    options: &Options,
+    mut loaded: source::Loaded,
+    reuse: &mut Reuse,
+    clock: &mut Stopwatch,
+    mode: Mode<'_>,
+) -> Result<Checked, Fatal> {
+    let base_alone = mode.base_alone;
+    let now = options.now;
     let mut files = parse::parse_sides_reusing(&loaded.base, &loaded.head, &mut reuse.parses);
     crate::classify::assign(&mut files);
     clock.lap("parse");
@@ -228,10 +538,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     // base on its own. The second takes the first's result for every document the change left
     // alone, so a one-off check keeps its results for the length of the check, and takes and
     // leaves results in the cache folder for the next one-off check.
-    let mut for_this_check = crate::validate::Kept::keeping().with_cache(
-        options.kustomize.cache_dir.as_deref(),
-        &options.compare.path,
-    );
+    let disk = options
+        .kustomize
+        .cache_dir
+        .as_deref()
+        .filter(|_| mode.disk_validation);
+    let mut for_this_check =
+        crate::validate::Kept::keeping().with_cache(disk, &options.compare.path);
     let one_off = !reuse.validation.is_keeping() && !options.full;
     let validation = if one_off {
         &mut for_this_check
@@ -277,7 +590,8 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     let mut diagnostics = applied.diagnostics;
     clock.lap("policy");
     let mut pre_existing = 0;
-    if loaded.has_base && !diagnostics.is_empty() {
+    let mut alone = None;
+    if loaded.has_base && (!diagnostics.is_empty() || base_alone) {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
         let key = base_findings_key(
@@ -306,23 +620,32 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             ),
         };
         let before = &reuse.base_findings.insert(before).2;
-        pre_existing = crate::triage::introduced::classify(&mut diagnostics, before, &files, &diff);
-        if !options.report_all {
-            diagnostics.retain(|d| d.state.introduced());
-        }
+        pre_existing =
+            crate::triage::introduced::classify(&mut diagnostics, &before.findings, &files, &diff);
+        alone = base_alone.then(|| before.clone());
         clock.lap("pre-existing");
     }
     reuse.clusters.next_run();
     validation.save();
     let mut forecast = evaluated.forecast;
-    let redaction = crate::redact::Redaction::build(&base, &head, private);
+    let probe_hit = mode.probe.is_some_and(|p| {
+        p.without(&[&base, &head], private).hits_outcome(
+            &mut diagnostics,
+            &mut forecast,
+            &mut diff,
+            &files,
+        )
+    });
+    let (redaction, needles) = crate::redact::Redaction::build_with_needles(&base, &head, private);
     clock.lap("redact-scan");
     crate::redact::outcome(&redaction, &mut diagnostics, &mut forecast, &mut diff);
     clock.lap("redact");
-    Ok(Outcome {
+    let outcome = Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
         has_base: loaded.has_base,
+        file_count: files.head.len(),
+        object_count: head.objects.len(),
         files,
         base,
         head,
@@ -336,10 +659,20 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         now,
         now_given: options.now_given,
         verbose: options.verbose,
-        suppressed: applied.suppressed,
+        suppressed: applied.suppressed.len(),
         baselined: applied.baselined,
         unevaluated_rules: evaluated.skipped,
         redaction: std::sync::Arc::new(redaction),
+    };
+    Ok(Checked {
+        outcome,
+        head_suppressed: alone.is_some().then_some(applied.suppressed),
+        base_alone: alone,
+        base_roots: rendered.base.roots.clone(),
+        head_roots: rendered.head.roots.clone(),
+        render_usage: rendered.usage,
+        probe_hit,
+        needles,
     })
 }
 
@@ -482,7 +815,7 @@ fn lint_alone(
     rendered: &[Diagnostic],
     validation: &mut crate::validate::Kept,
     clusters: &crate::forecast::mco::memo::Memo,
-) -> Result<Vec<Diagnostic>, Fatal> {
+) -> Result<BaseAlone, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
     // `--full` validates the base afresh; otherwise each document the change left alone takes
@@ -528,7 +861,10 @@ fn lint_alone(
         },
         evaluated.diagnostics,
     );
-    Ok(applied.diagnostics)
+    Ok(BaseAlone {
+        findings: applied.diagnostics,
+        suppressed: applied.suppressed,
+    })
 }
 
 /// Two rules that report the same problem on the same line: the first of each pair gives way to

@@ -8,6 +8,7 @@ mod compare;
 mod dir;
 mod git;
 mod links;
+pub mod subset;
 
 pub use compare::{load, load_reusing, CompareRequest, Kept, Loaded};
 

@@ -1,0 +1,89 @@
+//! From a record and the paths a change touches: the islands to evaluate and the files to read,
+//! or why the check must be whole.
+
+use std::collections::BTreeSet;
+
+use super::record::Record;
+use super::Whole;
+use crate::inventory::clusters::{ancestors, parent};
+use crate::kustomize::kustomization::is_kustomization_path;
+use crate::source::subset::Changed;
+
+/// What a scoped check evaluates.
+#[derive(Debug)]
+pub struct Plan {
+    /// Islands the change reaches.
+    pub touched: BTreeSet<u32>,
+    /// Islands evaluated: the touched ones and those whose findings the record does not know.
+    pub evaluated: BTreeSet<u32>,
+    /// Producers loaded: those of the evaluated islands and the context.
+    pub loaded: BTreeSet<u32>,
+    /// Files to read (both revisions).
+    pub files: BTreeSet<String>,
+}
+
+/// Plans a scoped check of `changed` (every changed path of the repository: a root may read
+/// outside the folder checked, `scope`) with the record of its base revision.
+pub fn plan(record: &Record, changed: &[Changed], scope: &str) -> Result<Plan, Whole> {
+    if let Some(why) = &record.whole {
+        return Err(Whole::because(why.clone()));
+    }
+    let mut touched_producers: BTreeSet<u32> = BTreeSet::new();
+    for c in changed {
+        if is_kustomization_path(&c.path) {
+            return Err(Whole::because(format!(
+                "a kustomization changed ({})",
+                c.path
+            )));
+        }
+        let readers = record.readers_of(&c.path);
+        let in_scope = scope.is_empty()
+            || c.path
+                .strip_prefix(scope)
+                .is_some_and(|rest| rest.starts_with('/'));
+        if readers.is_empty() && in_scope && crate::source::is_manifest_path(&c.path) {
+            return Err(Whole::because(format!("a file was added ({})", c.path)));
+        }
+        touched_producers.extend(readers);
+        // A file below a rendered root's closure folder is one of its inputs, new or not.
+        for dir in ancestors(parent(&c.path)) {
+            let from = record.dirs.partition_point(|(d, _)| d.as_str() < dir);
+            for (_, p) in record.dirs[from..].iter().take_while(|(d, _)| d == dir) {
+                touched_producers.insert(*p);
+            }
+        }
+    }
+    let context: BTreeSet<u32> = record.context.iter().copied().collect();
+    if let Some(&p) = touched_producers.iter().find(|p| context.contains(p)) {
+        return Err(Whole::because(format!(
+            "a producer every evaluation reads changed ({:?})",
+            record.producer(p)
+        )));
+    }
+    let touched: BTreeSet<u32> = touched_producers
+        .iter()
+        .map(|&p| record.island[p as usize])
+        .collect();
+    let evaluated: BTreeSet<u32> = record
+        .islands
+        .iter()
+        .enumerate()
+        .filter(|(i, x)| x.unchanged.is_none() || touched.contains(&(*i as u32)))
+        .map(|(i, _)| i as u32)
+        .collect();
+    let loaded: BTreeSet<u32> = (0..record.producer_count() as u32)
+        .filter(|p| evaluated.contains(&record.island[*p as usize]) || context.contains(p))
+        .collect();
+    let files: BTreeSet<String> = loaded
+        .iter()
+        .flat_map(|&p| record.inputs_of(p))
+        .map(str::to_string)
+        .chain(changed.iter().map(|c| c.path.clone()))
+        .collect();
+    Ok(Plan {
+        touched,
+        evaluated,
+        loaded,
+        files,
+    })
+}

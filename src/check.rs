@@ -418,6 +418,7 @@ fn run_scoped(
         base_findings: &alone.findings,
         base_suppressed: &alone.suppressed,
         globs: &options.cluster_roots,
+        usage: checked.render_usage,
     };
     let merged = match crate::scope::finish::finish(&record, &plan, &ev) {
         Ok(m) => m,

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use super::links::{self, Read};
 use super::plan::Plan;
 use super::record::{
-    by_island, digest64, kept_unchanged, role_hash, shapes, Attribution, Finding, Found, Island,
-    Record,
+    by_island, digest64, kept_unchanged, leftover, role_hash, shapes, unchanged_within_alone,
+    Attribution, Finding, Found, Island, Record,
 };
 use super::Whole;
 use crate::diagnostic::{Diagnostic, State};
@@ -39,6 +39,8 @@ pub struct Evaluation<'a> {
     pub base_suppressed: &'a [Diagnostic],
     /// `--cluster-root` globs.
     pub globs: &'a [String],
+    /// What the evaluation's renders used of their shared limits.
+    pub usage: crate::kustomize::Usage,
 }
 
 /// The report's part a scoped check takes from the record, and what it taught.
@@ -87,6 +89,18 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             .collect()
     };
     let (base_of, head_of) = (object_producers(ev.base)?, object_producers(ev.head)?);
+    // Shared limits: the record's revision used at most a quarter of each; so may this
+    // evaluation, and the whole check stays below half of them (a limit decides nothing until it
+    // runs out).
+    if super::record::over_quarter(
+        ev.usage,
+        &[ev.base, ev.head],
+        [&ev.files.base, &ev.files.head],
+    ) {
+        return Err(Whole::because(
+            "the evaluation used more than a quarter of a shared limit",
+        ));
+    }
     // Every producer indexed as the whole check indexed it, on both sides (a scoped change
     // leaves every object where it was: it changes what they hold).
     let roots = crate::inventory::clusters::roots(ev.base, ev.head, ev.globs);
@@ -183,6 +197,15 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     if let Some(why) = reached {
         return Err(Whole::because(why));
     }
+    // A change nodecast cannot read reaches pools by folder, up to every pool of the repository.
+    let unreadable = ev
+        .diff
+        .changes
+        .iter()
+        .any(|c| c.kind == crate::diff::ChangeKind::Unreadable);
+    if unreadable || !ev.diff.unreadable.is_empty() {
+        return Err(Whole::because("a change cannot be read"));
+    }
     let attribution = Attribution::new(record, &[ev.base, ev.head]);
     // The base revision's own findings, by evaluated island: what the record knows of them.
     let (alone, unclear) = by_island(&attribution, ev.base_findings, ev.base_suppressed, |d| {
@@ -207,17 +230,29 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             }
         }
     }
-    // Findings of the islands left out, as classification matches them.
-    let left_out: Vec<&Finding> = record
+    // Findings of the islands left out, as classification matches them: a finding at the same
+    // place (first pass), or any of their own findings their unchanged ones leave unmatched
+    // (second pass, anywhere), would change how the evaluated islands' findings are classified.
+    let left_out: Vec<&Island> = record
         .islands
         .iter()
         .enumerate()
         .filter(|(i, _)| !plan.evaluated.contains(&(*i as u32)))
-        .flat_map(|(_, x)| island_findings(x))
+        .map(|(_, x)| x)
         .collect();
-    let left_out_prints: HashSet<&str> = left_out.iter().map(|f| f.fingerprint.as_str()).collect();
-    let matches_left_out = |fingerprint: &str, d: &Diagnostic| -> Result<(), Whole> {
-        if left_out_prints.contains(fingerprint) {
+    let left_out_places: HashSet<(&str, &str)> = left_out
+        .iter()
+        .flat_map(|x| island_findings(x))
+        .map(|f| (f.fingerprint.as_str(), f.path.as_str()))
+        .collect();
+    let left_over: HashSet<&str> = left_out
+        .iter()
+        .filter_map(|x| Some(leftover(x.unchanged.as_ref()?, x.alone.as_ref()?)))
+        .flatten()
+        .collect();
+    let clash = |f: &Finding, head: bool, d: &Diagnostic| -> Result<(), Whole> {
+        let place = (f.fingerprint.as_str(), f.path.as_str());
+        if left_out_places.contains(&place) || (head && left_over.contains(place.0)) {
             return Err(Whole::because(format!(
                 "{} at {} matches a finding of an island left out",
                 d.code, d.location.path
@@ -231,7 +266,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             .iter()
             .all(|i| plan.evaluated.contains(i))
         {
-            matches_left_out(&Finding::of(d, &[], &ev.files.base).fingerprint, d)?;
+            clash(&Finding::of(d, &[], &ev.files.base), false, d)?;
         }
     }
     let mut keep = Vec::with_capacity(ev.findings.len());
@@ -253,8 +288,16 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             keep.push(false);
             continue;
         };
+        if matches!(d.code, "V105" | "R103") {
+            // Said once per run, at the first object of the kind (V105) or for every root (R103):
+            // another island's object may be the one a whole check names.
+            return Err(Whole::because(format!(
+                "{} is said once for the whole run",
+                d.code
+            )));
+        }
         let f = Finding::of(d, &ev.files.base, &ev.files.head);
-        matches_left_out(&f.fingerprint, d)?;
+        clash(&f, true, d)?;
         if d.state == State::PreExisting {
             pre_existing += 1;
         }
@@ -277,7 +320,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         inner == outer
             || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
     };
-    for f in &left_out {
+    for f in left_out.iter().flat_map(|x| island_findings(x)) {
         if f.pointer.is_empty() {
             continue;
         }
@@ -326,6 +369,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             f.findings.sort();
             (i, f)
         })
+        .filter(|(i, f)| alone.get(i).is_some_and(|a| unchanged_within_alone(f, a)))
         .collect();
     let (in_base, in_head) = (ev.files.base.len(), ev.files.head.len());
     let (objects_base, objects_head) = (ev.base.objects.len(), ev.head.objects.len());

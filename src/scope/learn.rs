@@ -6,7 +6,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::record::{by_island, kept_unchanged, Attribution, Finding, Found, Record, Revision};
+use super::record::{
+    by_island, kept_unchanged, unchanged_within_alone, Attribution, Finding, Found, Record,
+    Revision,
+};
 use crate::diagnostic::Diagnostic;
 use crate::parse::ParsedSides;
 
@@ -60,6 +63,13 @@ pub fn records(
             continue;
         }
         let u: Found = unchanged.get(&ib).cloned().unwrap_or_default();
+        let matched = a.islands[ia as usize]
+            .alone
+            .as_ref()
+            .is_some_and(|alone| unchanged_within_alone(&u, alone));
+        if !matched {
+            continue;
+        }
         a.islands[ia as usize].unchanged = Some(u.clone());
         b.islands[ib as usize].unchanged = Some(u);
         b.islands[ib as usize].alone = a.islands[ia as usize].alone.clone();

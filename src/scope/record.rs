@@ -438,7 +438,6 @@ impl Union {
 
 /// Why no check may be scoped with a revision's record.
 fn refusal(rev: &Revision<'_>) -> Option<String> {
-    use crate::parse::FileStatus;
     if rev.schedules {
         return Some("the repository uses change-management policies or stanzas".into());
     }
@@ -448,26 +447,31 @@ fn refusal(rev: &Revision<'_>) -> Option<String> {
     if rev.roots.iter().any(|r| r.truncated) {
         return Some("a Kustomize root reads more files than a render may".into());
     }
-    let second_pass = rev
-        .files
-        .iter()
-        .any(|f| f.parsed.status == FileStatus::Parsed && f.parsed.blob.is_none());
-    if second_pass {
-        return Some("a file needed the run's shared parse budget".into());
-    }
-    let u = rev.usage;
-    let (alias, payload, carried_hit) = rev.inventory.carried_budget;
-    let over = u.hit
-        || carried_hit
-        || u.output > crate::kustomize::MIN_TOTAL_OUTPUT / USAGE_DIVISOR
-        || u.alias as u64 > (crate::parse::RUN_ALIAS_BUDGET as u64 / 2) / USAGE_DIVISOR
-        || u.payload > (crate::parse::RUN_PAYLOAD_BUDGET / 2) / USAGE_DIVISOR
-        || alias as u64 > crate::parse::RUN_ALIAS_BUDGET as u64 / USAGE_DIVISOR
-        || payload > (crate::parse::RUN_PAYLOAD_BUDGET / 2) / USAGE_DIVISOR;
-    if over {
+    if over_quarter(rev.usage, &[rev.inventory], [rev.files, &[]]) {
         return Some("the run used more than a quarter of a limit it shares".into());
     }
     None
+}
+
+/// Whether a run needed the parse budget its files share, or used more than a quarter of a
+/// limit its renders or the objects Policies carry share.
+pub fn over_quarter(u: Usage, inventories: &[&Inventory], files: [&[FileEntry]; 2]) -> bool {
+    use crate::parse::FileStatus;
+    let second_pass = files
+        .iter()
+        .flat_map(|f| f.iter())
+        .any(|f| f.parsed.status == FileStatus::Parsed && f.parsed.blob.is_none());
+    let carried = inventories.iter().any(|inv| {
+        let (alias, payload, hit) = inv.carried_budget;
+        hit || alias as u64 > crate::parse::RUN_ALIAS_BUDGET as u64 / USAGE_DIVISOR
+            || payload > (crate::parse::RUN_PAYLOAD_BUDGET / 2) / USAGE_DIVISOR
+    });
+    second_pass
+        || carried
+        || u.hit
+        || u.output > crate::kustomize::MIN_TOTAL_OUTPUT / USAGE_DIVISOR
+        || u.alias as u64 > (crate::parse::RUN_ALIAS_BUDGET as u64 / 2) / USAGE_DIVISOR
+        || u.payload > (crate::parse::RUN_PAYLOAD_BUDGET / 2) / USAGE_DIVISOR
 }
 
 /// Whether an object is one every evaluation may read ([`CONTEXT`]).
@@ -617,6 +621,45 @@ pub fn by_island(
         f.findings.sort();
     }
     (out, unclear)
+}
+
+/// Whether what an island finds unchanged is matched, finding for finding, by what it finds on
+/// its own at the same place (classification's first pass): then it never takes another
+/// island's finding, and only what is left of its own findings can match another island's.
+pub fn unchanged_within_alone(unchanged: &Found, alone: &Found) -> bool {
+    let mut left: HashMap<(&str, &str), usize> = HashMap::new();
+    for f in &alone.findings {
+        *left.entry((&f.fingerprint, &f.path)).or_default() += 1;
+    }
+    unchanged.findings.iter().all(|f| {
+        left.get_mut(&(f.fingerprint.as_str(), f.path.as_str()))
+            .filter(|n| **n > 0)
+            .map(|n| *n -= 1)
+            .is_some()
+    })
+}
+
+/// The fingerprints of an island's findings on its own that its unchanged findings leave
+/// unmatched (what classification's second pass may match anywhere).
+pub fn leftover<'a>(unchanged: &Found, alone: &'a Found) -> Vec<&'a str> {
+    let mut used: HashMap<(&str, &str), usize> = HashMap::new();
+    for f in &unchanged.findings {
+        *used.entry((&f.fingerprint, &f.path)).or_default() += 1;
+    }
+    alone
+        .findings
+        .iter()
+        .filter(
+            |f| match used.get_mut(&(f.fingerprint.as_str(), f.path.as_str())) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            },
+        )
+        .map(|f| f.fingerprint.as_str())
+        .collect()
 }
 
 /// Whether a head finding of an island the change did not reach is what a record may keep: a

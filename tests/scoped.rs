@@ -19,11 +19,49 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{fixture, git_in, nodecast_env, project_root};
 
-/// What the checks of one corpus did.
+/// What the checks of one corpus did, and why the whole ones were whole (printed with
+/// `--nocapture`: where the shortcut gives way most often).
 #[derive(Default)]
 struct Tally {
     checks: AtomicUsize,
     scoped: AtomicUsize,
+    whole: std::sync::Mutex<std::collections::BTreeMap<String, usize>>,
+}
+
+impl Tally {
+    fn count(&self, stderr: &str) {
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        if stderr.contains("nodecast scope: scoped:") {
+            self.scoped.fetch_add(1, Ordering::Relaxed);
+        }
+        for why in stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("nodecast scope: whole: "))
+        {
+            // Reasons name paths and objects: keep their first words.
+            let head: String = why.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
+            if let Ok(mut w) = self.whole.lock() {
+                *w.entry(head).or_default() += 1;
+            }
+        }
+    }
+
+    /// (checks, scoped), after printing the reasons for whole checks.
+    fn report(&self) -> (usize, usize) {
+        let (checks, scoped) = (
+            self.checks.load(Ordering::Relaxed),
+            self.scoped.load(Ordering::Relaxed),
+        );
+        eprintln!("{scoped} of {checks} checks scoped");
+        if let Ok(w) = self.whole.lock() {
+            let mut reasons: Vec<(&String, &usize)> = w.iter().collect();
+            reasons.sort_by(|a, b| b.1.cmp(a.1));
+            for (why, n) in reasons.iter().take(15) {
+                eprintln!("  {n:5} whole: {why}");
+            }
+        }
+        (checks, scoped)
+    }
 }
 
 /// One scenario as a Git repository: `base` and `head` commits and the single-file commits.
@@ -144,10 +182,7 @@ fn twice_like_full(what: &str, cache: &Path, run: impl Fn(&[&str]) -> common::Ru
     let cache = cache.display().to_string();
     for attempt in ["first", "second"] {
         let r = run(&["--cache-dir", &cache]);
-        tally.checks.fetch_add(1, Ordering::Relaxed);
-        if r.stderr.contains("nodecast scope: scoped:") {
-            tally.scoped.fetch_add(1, Ordering::Relaxed);
-        }
+        tally.count(&r.stderr);
         assert_eq!(
             (r.code, &r.stdout),
             (full.code, &full.stdout),
@@ -222,16 +257,12 @@ fn suites(suites: &[&str]) -> (usize, usize) {
             });
         }
     });
-    (
-        tally.checks.load(Ordering::Relaxed),
-        tally.scoped.load(Ordering::Relaxed),
-    )
+    tally.report()
 }
 
 #[test]
 fn every_scenario_scoped_reports_what_a_whole_check_does() {
     let (checks, scoped) = suites(&["hcp", "mco", "real"]);
-    eprintln!("{scoped} of {checks} checks scoped");
     assert!(checks > 300, "{checks} checks");
     assert!(
         scoped * 4 > checks,
@@ -242,7 +273,6 @@ fn every_scenario_scoped_reports_what_a_whole_check_does() {
 #[test]
 fn every_rule_fixture_scoped_reports_what_a_whole_check_does() {
     let (checks, scoped) = suites(&["rules"]);
-    eprintln!("{scoped} of {checks} checks scoped");
     assert!(checks > 200, "{checks} checks");
     assert!(scoped > 0, "no check was scoped");
 }
@@ -322,10 +352,6 @@ fn generated_fleets_scoped_report_what_a_whole_check_does() {
             &tally,
         );
     }
-    let (checks, scoped) = (
-        tally.checks.load(Ordering::Relaxed),
-        tally.scoped.load(Ordering::Relaxed),
-    );
-    eprintln!("{scoped} of {checks} checks scoped");
+    let (_, scoped) = tally.report();
     assert!(scoped > 0, "no check of a generated fleet was scoped");
 }

@@ -13,6 +13,8 @@ use crate::rules;
 use crate::source::{self, CompareRequest, SnapshotInfo};
 use crate::Fatal;
 
+mod scoped;
+
 /// Everything a check produced, for the report stage.
 pub struct Outcome {
     /// What was compared.
@@ -166,8 +168,10 @@ impl Options {
 /// gives; the outcome is the same.
 #[derive(Default)]
 pub struct Reuse {
-    /// A long-lived caller: what one check computes serves the next (never scoped by records).
+    /// A long-lived caller: what one check computes serves the next.
     keeping: bool,
+    /// The record of the last base a scoped check read (a long-lived caller reads it once).
+    record: Option<(String, std::sync::Arc<crate::scope::record::Record>)>,
     sources: source::Kept,
     parses: parse::Parses,
     renders: crate::kustomize::Kept,
@@ -201,28 +205,26 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 /// [`run`], reusing what `reuse` kept from earlier runs and keeping what the next one can reuse.
 pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fatal> {
     let mut clock = Stopwatch::from_env();
-    // A one-off check of two Git revisions with a cache folder takes a scoped evaluation when a
-    // record of its base says what the islands it leaves out find ([`crate::scope`]).
-    let scoping = if reuse.keeping || options.full {
+    // A check of two revisions with a record of its base evaluates the islands the change
+    // reaches and takes the rest from the record ([`crate::scope`], [`scoped`]).
+    let scoping = if options.full {
         None
     } else {
-        Scoping::of(options)?
+        scoped::Scoping::of(options, reuse)?
     };
     if let Some(s) = &scoping {
-        match run_scoped(options, reuse, s, &mut clock)? {
-            Ok(outcome) => return Ok(outcome),
-            Err(whole) if whole.mismatch && crate::scope::strict() => {
-                return Err(Fatal::new(
-                    format!("scoped check disagrees with its record: {}", whole.why),
-                    "NODECAST_SCOPE_STRICT is set (the differential tests): this is a bug",
-                ))
-            }
-            Err(whole) => crate::scope::log(|| format!("whole: {}", whole.why)),
+        if let Some(outcome) = s.before_load(options, reuse, &mut clock)? {
+            return Ok(outcome);
         }
     }
     let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
+    if let Some(s) = &scoping {
+        if let Some(outcome) = s.after_load(options, &loaded, reuse, &mut clock)? {
+            return Ok(outcome);
+        }
+    }
     let mode = Mode {
         base_alone: scoping.is_some(),
         disk_validation: true,
@@ -230,231 +232,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     };
     let mut checked = check_loaded(options, loaded, reuse, &mut clock, mode)?;
     if let Some(s) = &scoping {
-        s.learn(options, &checked);
+        s.learn(options, &checked, reuse);
         clock.lap("record");
     }
     if !options.report_all {
         checked.outcome.diagnostics.retain(|d| d.state.introduced());
     }
     Ok(checked.outcome)
-}
-
-/// Where a one-off check keeps the records of revisions, and the two revisions it compares.
-struct Scoping {
-    store: crate::scope::store::Store,
-    revisions: source::subset::Revisions,
-    /// What every record of this check depends on beyond the revision (settings, renderer,
-    /// schemas, this build).
-    settings: Vec<u8>,
-}
-
-impl Scoping {
-    /// Scoping for a check of two Git revisions with a cache folder; `None` otherwise.
-    fn of(options: &Options) -> Result<Option<Scoping>, Fatal> {
-        let Some(dir) = &options.kustomize.cache_dir else {
-            return Ok(None);
-        };
-        let Some(revisions) = source::subset::Revisions::resolve(&options.compare)? else {
-            return Ok(None);
-        };
-        let Some(store) = crate::scope::store::Store::open(dir) else {
-            return Ok(None);
-        };
-        let mut settings = options.clone();
-        settings.compare = CompareRequest::default();
-        settings.now = jiff::Timestamp::UNIX_EPOCH;
-        settings.now_given = false;
-        settings.verbose = false;
-        settings.report_all = false;
-        settings.triage.acks.clear();
-        settings.triage.require_ack = false;
-        settings.triage.baseline = None;
-        settings.kustomize.cache_dir = None;
-        let text = format!(
-            "{settings:?}\0{}\0{}\0{}\0{}\0{}",
-            revisions.scope,
-            options.compare.max_file_size,
-            crate::kustomize::renderer_identity(&options.kustomize),
-            crate::validate::settings_fingerprint(&options.validation),
-            crate::validate::build(),
-        );
-        Ok(Some(Scoping {
-            store,
-            revisions,
-            settings: text.into_bytes(),
-        }))
-    }
-
-    /// The name of the record of a tree.
-    fn key(&self, tree: &[u8]) -> String {
-        crate::scope::store::Store::key(&[tree, &self.settings])
-    }
-
-    /// Keeps the records a whole check teaches (its base's and, when its head is a tree or the
-    /// index, its head's).
-    fn learn(&self, options: &Options, checked: &Checked) {
-        let (Some(alone), Some(head_suppressed)) = (&checked.base_alone, &checked.head_suppressed)
-        else {
-            return;
-        };
-        let o = &checked.outcome;
-        let changed: std::collections::BTreeSet<String> = match self.revisions.changed() {
-            Some(c) => c.into_iter().map(|c| c.path).collect(),
-            None => return,
-        };
-        let side = |files, roots, inventory, needles| crate::scope::record::Revision {
-            files,
-            roots,
-            inventory,
-            needles,
-            globs: &options.cluster_roots,
-            usage: checked.render_usage,
-            schedules: crate::schedule::model::in_use(inventory),
-        };
-        let base = side(
-            &o.files.base[..],
-            &checked.base_roots[..],
-            &o.base,
-            &checked.needles.0[..],
-        );
-        let head = side(
-            &o.files.head[..],
-            &checked.head_roots[..],
-            &o.head,
-            &checked.needles.1[..],
-        );
-        let (a, b) = crate::scope::learn::records(
-            &base,
-            &head,
-            &o.files,
-            crate::scope::learn::Findings {
-                reported: &alone.findings,
-                suppressed: &alone.suppressed,
-            },
-            crate::scope::learn::Findings {
-                reported: &o.diagnostics,
-                suppressed: head_suppressed,
-            },
-            &changed,
-        );
-        self.store
-            .put(&self.key(self.revisions.base.0.as_bytes()), &a);
-        if let Some(tree) = self.revisions.head_tree() {
-            self.store.put(&self.key(tree.as_bytes()), &b);
-        }
-        crate::scope::log(|| "recorded the base and the head".to_string());
-    }
-}
-
-/// A scoped check: the islands the change reaches (and those the record does not know yet),
-/// evaluated through the whole pipeline, the rest taken from the record of the base; `Err` when
-/// the record cannot say (the caller runs a whole check).
-fn run_scoped(
-    options: &Options,
-    reuse: &mut Reuse,
-    s: &Scoping,
-    clock: &mut Stopwatch,
-) -> Result<Result<Outcome, crate::scope::Whole>, Fatal> {
-    use crate::scope::Whole;
-    if options.report_all || options.verbose || options.triage.baseline.is_some() {
-        return Ok(Err(Whole::because(
-            "the run lists pre-existing findings, unevaluated rules or a baseline",
-        )));
-    }
-    let key = s.key(s.revisions.base.0.as_bytes());
-    let Some(record) = s.store.get(&key) else {
-        return Ok(Err(Whole::because("no record of the base revision")));
-    };
-    clock.lap("record-load");
-    let Some(changed) = s.revisions.changed() else {
-        return Ok(Err(Whole::because("Git cannot list what changed")));
-    };
-    clock.lap("changed");
-    let plan = match crate::scope::plan::plan(&record, &changed, &s.revisions.scope) {
-        Ok(p) => p,
-        Err(w) => return Ok(Err(w)),
-    };
-    clock.lap("plan");
-    let Some(mut loaded) = s.revisions.load(&plan.files)? else {
-        return Ok(Err(Whole::because("a file to read is not a plain file")));
-    };
-    crate::triage::select_files(&options.triage, &mut loaded);
-    clock.lap("source");
-    let probe = crate::scope::probe::Probe::new(
-        record.probe_key,
-        &record.probe_lengths,
-        record
-            .needles
-            .iter()
-            .filter(|(p, _)| !plan.loaded.contains(p))
-            .flat_map(|(_, h)| h.iter().copied()),
-    );
-    let mut all = options.clone();
-    all.report_all = true;
-    let mode = Mode {
-        base_alone: true,
-        disk_validation: false,
-        probe: Some(&probe),
-    };
-    let checked = check_loaded(&all, loaded, reuse, clock, mode)?;
-    if checked.probe_hit {
-        return Ok(Err(Whole::because(
-            "a text may show a private value of a file left out",
-        )));
-    }
-    let (Some(alone), Some(head_suppressed)) = (&checked.base_alone, &checked.head_suppressed)
-    else {
-        return Ok(Err(Whole::because("no base to compare with")));
-    };
-    let o = checked.outcome;
-    let needles = checked.needles;
-    let ev = crate::scope::finish::Evaluation {
-        files: &o.files,
-        base: &o.base,
-        head: &o.head,
-        diff: &o.diff,
-        findings: &o.diagnostics,
-        suppressed: head_suppressed,
-        base_findings: &alone.findings,
-        base_suppressed: &alone.suppressed,
-        globs: &options.cluster_roots,
-        usage: checked.render_usage,
-    };
-    let merged = match crate::scope::finish::finish(&record, &plan, &ev) {
-        Ok(m) => m,
-        Err(w) => return Ok(Err(w)),
-    };
-    clock.lap("finish");
-    // A head that is a tree or the index will be the base of a later check (once committed):
-    // its record is kept, unless an earlier check of the same revision kept one.
-    let head_key = s.revisions.head_tree().map(|t| s.key(t.as_bytes()));
-    if let Some(head_key) = head_key.filter(|k| !s.store.has(k)) {
-        let head = crate::scope::finish::head_record(&record, &plan, &merged, &o.head, &needles.1);
-        s.store.put(&head_key, &head);
-    }
-    clock.lap("head-record");
-    if let Some(base) = crate::scope::finish::base_record(&record, &plan, &merged) {
-        s.store.put(&key, &base);
-    }
-    crate::scope::log(|| {
-        format!(
-            "scoped: {} of {} islands evaluated ({} touched), {} files read",
-            plan.evaluated.len(),
-            record.islands.len(),
-            plan.touched.len(),
-            o.files.head.len()
-        )
-    });
-    let mut keep = merged.keep.iter();
-    let mut o = o;
-    o.diagnostics
-        .retain(|d| keep.next().copied().unwrap_or(false) && d.state.introduced());
-    o.pre_existing = merged.pre_existing;
-    o.suppressed = merged.suppressed;
-    o.file_count = merged.file_count;
-    o.object_count = merged.object_count;
-    clock.lap("scope");
-    Ok(Ok(o))
 }
 
 /// How [`check_loaded`] runs beyond the options.

@@ -225,7 +225,8 @@ fn same_as_full(
     );
 }
 
-/// Runs every pair of a case: forward, each single-file change, and backward.
+/// Runs every pair of a case: forward, each single-file change, and backward; then the same
+/// changes in the working tree (what `nodecast check` and the editor compare with `HEAD`).
 fn check_case(c: &Case, tally: &Tally) {
     let cwd = c.dir.path();
     let cache = cwd.join("cache");
@@ -235,6 +236,25 @@ fn check_case(c: &Case, tally: &Tally) {
         same_as_full(cwd, &c.name, (&c.base, p), args, &cache, tally);
     }
     same_as_full(cwd, &c.name, (&c.head, &c.base), args, &cache, tally);
+    let repo = cwd.join("repo");
+    git(&repo, &["checkout", "-q", "--detach", &c.base]);
+    for target in std::iter::once(&c.head).chain(&c.partial) {
+        // The index and the working tree become `target`; HEAD stays the base.
+        git(&repo, &["read-tree", "-u", "--reset", target]);
+        let what = format!("{} working tree {}..{target}", c.name, c.base);
+        twice_like_full(
+            &what,
+            &cache,
+            |more| {
+                let mut argv: Vec<&str> = vec!["check", "--base", "HEAD", "repo"];
+                argv.extend(args.iter().map(String::as_str));
+                argv.extend(["--format", "json"]);
+                argv.extend(more);
+                strict(cwd, &argv)
+            },
+            tally,
+        );
+    }
 }
 
 /// Every case of the scenario suites, checked in parallel; returns (checks, scoped).

@@ -90,6 +90,11 @@ pub struct RenderedObject {
 pub struct RootInputs {
     /// The root's folder.
     pub root: String,
+    /// The root's kustomization file.
+    pub file: String,
+    /// A rendered root's input fingerprint (`None`: a root whose render is its input, or one
+    /// refused): equal fingerprints render the same.
+    pub fingerprint: Option<[u8; 32]>,
     /// Every file the render reads (a rendered root: each file below its closure's folders; a
     /// root whose render is its input: its kustomization and the files it lists).
     pub inputs: Vec<String>,
@@ -196,6 +201,20 @@ pub fn renderer_identity(settings: &Settings) -> String {
     }
 }
 
+/// The input fingerprint each of these roots (by kustomization file) has on a side's tree, as a
+/// render plans it (`None`: refused): whether a root's inputs changed, without parsing or
+/// rendering anything.
+pub fn fingerprints(tree: &Tree, root_files: &[String]) -> Vec<Option<[u8; 32]>> {
+    let reads = tree::Reads::new(tree);
+    root_files
+        .par_iter()
+        .map(|f| {
+            let p = plan(&reads, f, Side::Head);
+            p.refused.is_none().then_some(p.fingerprint)
+        })
+        .collect()
+}
+
 /// Renders every Kustomize root of both sides.
 pub fn render(files: &ParsedSides, trees: (&Tree, &Tree), settings: &Settings) -> Rendered {
     render_reusing(files, trees, settings, &mut Kept::default())
@@ -278,6 +297,8 @@ pub fn render_reusing(
         side.roots.extend(plans.iter().map(|p| {
             RootInputs {
                 root: p.root.clone(),
+                file: p.file.clone(),
+                fingerprint: p.refused.is_none().then_some(p.fingerprint),
                 inputs: p
                     .inputs
                     .keys()
@@ -696,6 +717,8 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
             inputs.extend(listed.iter().cloned());
             side.roots.push(RootInputs {
                 root: root.clone(),
+                file: root_file.clone(),
+                fingerprint: None,
                 inputs,
                 dirs: Vec::new(),
                 unrendered: failed_roots.contains(&root),

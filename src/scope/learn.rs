@@ -87,7 +87,17 @@ fn same_islands(a: &Record, b: &Record, changed: &BTreeSet<String>) -> Vec<(u32,
             .map(|p| r.island[p as usize])
             .collect()
     };
-    let (reached_a, reached_b) = (reached(a), reached(b));
+    let (mut reached_a, mut reached_b) = (reached(a), reached(b));
+    // A root whose inputs changed (a generator's file is not a manifest: no changed path names
+    // it when the head is a working tree) reaches its island on both sides.
+    for (j, root) in a.roots.iter().enumerate() {
+        if let Ok(k) = b.roots.binary_search(root) {
+            if a.root_prints[j] != b.root_prints[k] {
+                reached_a.insert(a.island[a.paths.len() + j]);
+                reached_b.insert(b.island[b.paths.len() + k]);
+            }
+        }
+    }
     // Each of a's producers in b (both lists are sorted: one merge each).
     let mut in_b: Vec<Option<u32>> = Vec::with_capacity(a.producer_count());
     for (list_a, list_b, offset) in [(&a.paths, &b.paths, 0), (&a.roots, &b.roots, b.paths.len())] {

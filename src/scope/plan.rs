@@ -23,12 +23,18 @@ pub struct Plan {
 }
 
 /// Plans a scoped check of `changed` (every changed path of the repository: a root may read
-/// outside the folder checked, `scope`) with the record of its base revision.
-pub fn plan(record: &Record, changed: &[Changed], scope: &str) -> Result<Plan, Whole> {
+/// outside the folder checked, `scope`; and the producers known to be touched otherwise) with
+/// the record of its base revision.
+pub fn plan(
+    record: &Record,
+    changed: &[Changed],
+    touched: BTreeSet<u32>,
+    scope: &str,
+) -> Result<Plan, Whole> {
     if let Some(why) = &record.whole {
         return Err(Whole::because(why.clone()));
     }
-    let mut touched_producers: BTreeSet<u32> = BTreeSet::new();
+    let mut touched_producers: BTreeSet<u32> = touched;
     for c in changed {
         if is_kustomization_path(&c.path) {
             return Err(Whole::because(format!(

@@ -52,6 +52,11 @@ pub struct Record {
     pub roles: Vec<u64>,
     /// Kustomize roots (folders), sorted. Producer `paths.len() + j` is the root `roots[j]`.
     pub roots: Vec<String>,
+    /// Each root's kustomization file.
+    pub root_files: Vec<String>,
+    /// Each rendered root's input fingerprint (`None`: a root whose render is its input, or a
+    /// refused one): a root whose fingerprint changed is touched, whatever file changed.
+    pub root_prints: Vec<Option<[u8; 32]>>,
     /// The files each root reads (indices into `paths`).
     pub root_inputs: Vec<Vec<u32>>,
     /// For each file, the roots that read it (indices into `roots`).
@@ -254,6 +259,8 @@ impl Record {
         let roots: Vec<String> = roots.into_iter().map(str::to_string).collect();
         let mut record = Record {
             format: FORMAT,
+            root_files: vec![String::new(); roots.len()],
+            root_prints: vec![None; roots.len()],
             root_inputs: vec![Vec::new(); roots.len()],
             readers: vec![Vec::new(); paths.len()],
             paths,
@@ -278,6 +285,8 @@ impl Record {
             let Ok(j) = record.roots.binary_search(&r.root) else {
                 continue;
             };
+            record.root_files[j] = r.file.clone();
+            record.root_prints[j] = r.fingerprint;
             for path in &r.inputs {
                 if let Some(i) = record.path_index(path) {
                     record.root_inputs[j].push(i);

@@ -140,6 +140,10 @@ pub type Stamps = HashMap<String, Stamp>;
 /// How close to its read a modification time makes an entry untrustworthy.
 const RACY: Duration = Duration::from_secs(2);
 
+/// What a walk found: plain files (their path on disk and in the repository) and what links
+/// bring in.
+type Walked = (Vec<(PathBuf, String)>, Vec<SourceFile>);
+
 /// The manifest files of a working tree below `scope`, as Git would see them (ignored files are
 /// skipped), with paths relative to the repository root `workdir`. A file `stamps` says is
 /// unchanged is not read again; `stamps` is replaced by what this read found.
@@ -160,24 +164,40 @@ pub fn read_worktree(
         .require_git(false)
         .follow_links(false)
         .filter_entry(|e| e.file_name() != ".git")
-        .build();
+        .threads(rayon::current_num_threads())
+        .build_parallel();
     let canonical = workdir
         .canonicalize()
         .unwrap_or_else(|_| workdir.to_path_buf());
-    let mut found: Vec<(PathBuf, String)> = Vec::new();
-    let mut linked = Vec::new();
-    for e in walker.filter_map(Result::ok) {
-        let Some(rel) = relative(workdir, e.path()) else {
-            continue;
-        };
-        match e.file_type() {
-            Some(t) if t.is_symlink() => {
-                linked.extend(read_link(&canonical, e.path(), &rel, max, 0));
+    // The folders are read on every core (a fleet's working tree is tens of thousands of files,
+    // walked at every keystroke of the language server); the order is restored below.
+    let seen: std::sync::Mutex<Walked> = Default::default();
+    walker.run(|| {
+        Box::new(|e| {
+            let Ok(e) = e else {
+                return ignore::WalkState::Continue;
+            };
+            let Some(rel) = relative(workdir, e.path()) else {
+                return ignore::WalkState::Continue;
+            };
+            match e.file_type() {
+                Some(t) if t.is_symlink() => {
+                    let read = read_link(&canonical, e.path(), &rel, max, 0);
+                    if let Ok(mut s) = seen.lock() {
+                        s.1.extend(read);
+                    }
+                }
+                Some(t) if t.is_file() && is_manifest_path(&rel) => {
+                    if let Ok(mut s) = seen.lock() {
+                        s.0.push((e.into_path(), rel));
+                    }
+                }
+                _ => {}
             }
-            Some(t) if t.is_file() && is_manifest_path(&rel) => found.push((e.into_path(), rel)),
-            _ => {}
-        }
-    }
+            ignore::WalkState::Continue
+        })
+    });
+    let (found, linked) = seen.into_inner().unwrap_or_else(|p| p.into_inner());
     // Reading and hashing (the blob id) are independent per file: do them in parallel.
     let empty = Stamps::new();
     let old: &Stamps = stamps.as_deref().unwrap_or(&empty);

@@ -147,6 +147,16 @@ impl Snapshot {
     }
 }
 
+/// The path prefix (relative to its repository's root) a folder inside a repository selects:
+/// `""` for the whole repository, or outside any repository.
+pub fn scope_of_path(path: &std::path::Path) -> Result<String, crate::Fatal> {
+    let Ok(repo) = git2::Repository::discover(path) else {
+        return Ok(String::new());
+    };
+    let workdir = repo.workdir().map(std::path::Path::to_path_buf);
+    compare::scope_of(&repo, workdir.as_deref(), path)
+}
+
 /// Which files are manifests nodecast reads: `.yaml`, `.yml` and `.json`.
 pub fn is_manifest_path(path: &str) -> bool {
     let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();

@@ -269,6 +269,9 @@ pub(crate) struct Checked {
     pub render_usage: crate::kustomize::Usage,
     /// Whether a text the report could print holds a value the probe looks for.
     pub probe_hit: bool,
+    /// Every file each side's source listed (base, head), before classify drops those that are
+    /// not API objects.
+    pub listed: (Vec<String>, Vec<String>),
     /// Each object's private values, as masking found them (base, head).
     pub needles: crate::redact::Needles,
 }
@@ -293,6 +296,8 @@ fn check_loaded(
 ) -> Result<Checked, Fatal> {
     let base_alone = mode.base_alone;
     let now = options.now;
+    let paths = |s: &source::Snapshot| s.files.iter().map(|f| f.path.clone()).collect();
+    let listed = (paths(&loaded.base), paths(&loaded.head));
     let mut files = parse::parse_sides_reusing(&loaded.base, &loaded.head, &mut reuse.parses);
     crate::classify::assign(&mut files);
     clock.lap("parse");
@@ -458,6 +463,7 @@ fn check_loaded(
         render_usage: rendered.usage,
         probe_hit,
         needles,
+        listed,
     })
 }
 

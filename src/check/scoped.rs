@@ -404,7 +404,8 @@ impl Scoping {
         let Some(base_tree) = base_tree else {
             return;
         };
-        let side = |files, roots, inventory, needles| crate::scope::record::Revision {
+        let side = |listed, files, roots, inventory, needles| crate::scope::record::Revision {
+            listed,
             files,
             roots,
             inventory,
@@ -414,12 +415,14 @@ impl Scoping {
             schedules: crate::schedule::model::in_use(inventory),
         };
         let base = side(
+            &checked.listed.0[..],
             &o.files.base[..],
             &checked.base_roots[..],
             &o.base,
             &checked.needles.0[..],
         );
         let head = side(
+            &checked.listed.1[..],
             &o.files.head[..],
             &checked.head_roots[..],
             &o.head,

@@ -197,6 +197,11 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     if let Some(why) = reached {
         return Err(Whole::because(why));
     }
+    // A change-management stanza or policy is read across the repository (windows, overlaps of
+    // a pool's and its control plane's, the first use): one the change brings in makes it whole.
+    if crate::schedule::model::in_use(ev.base) || crate::schedule::model::in_use(ev.head) {
+        return Err(Whole::because("the change uses change-management policies or stanzas"));
+    }
     // A change nodecast cannot read reaches pools by folder, up to every pool of the repository.
     let unreadable = ev
         .diff

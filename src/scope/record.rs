@@ -27,13 +27,16 @@ pub const FORMAT: u32 = 1;
 /// Kinds every object's evaluation may read, whichever cluster it is in: the CRDs validation
 /// takes schemas from, the FeatureGates it takes the feature set from, the boot image metadata
 /// NodePools are checked against, and Argo CD applications (what they apply together decides the
-/// deployment units). Their producers are loaded by every scoped check, and a change to one
-/// makes the check whole.
-pub const CONTEXT: [(&str, &str, Option<&str>); 4] = [
+/// deployment units), and ACM PolicyGenerators. Their producers are loaded by every scoped check,
+/// and a change to one makes the check whole.
+pub const CONTEXT: [(&str, &str, Option<&str>); 5] = [
     ("apiextensions.k8s.io", "CustomResourceDefinition", None),
     ("config.openshift.io", "FeatureGate", None),
     ("", "ConfigMap", Some("coreos-bootimages")),
     ("argoproj.io", "Application", None),
+    // What a generator lists is a generator manifest wherever it is, and its change reaches
+    // every node object it lists.
+    ("policy.open-cluster-management.io", "PolicyGenerator", None),
 ];
 
 /// A limit shared by the whole run decides nothing until it runs out; a record whose run used
@@ -140,6 +143,9 @@ impl Finding {
 
 /// The part of a revision a record describes.
 pub struct Revision<'a> {
+    /// Every file its source listed (those classify drops as not API objects too: a change to
+    /// one is a change to a producer of nothing).
+    pub listed: &'a [String],
     /// Its files, classified.
     pub files: &'a [FileEntry],
     /// Its Kustomize roots.
@@ -238,6 +244,7 @@ impl Record {
     pub fn of(rev: &Revision<'_>) -> Record {
         let inv = rev.inventory;
         let mut paths: BTreeSet<&str> = rev.files.iter().map(|f| f.path.as_str()).collect();
+        paths.extend(rev.listed.iter().map(String::as_str));
         paths.extend(
             rev.roots
                 .iter()

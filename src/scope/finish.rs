@@ -13,6 +13,7 @@ use super::record::{
     by_island, digest64, kept_unchanged, leftover, role_hash, shapes, unchanged_within_alone,
     Attribution, Finding, Found, Island, Record,
 };
+use super::structure::Delta;
 use super::Whole;
 use crate::diagnostic::{Diagnostic, State};
 use crate::diff::Diff;
@@ -62,6 +63,10 @@ pub struct Merged {
     /// The head's findings, by evaluated island the change did not touch (then what the island
     /// finds unchanged).
     pub unchanged: BTreeMap<u32, Found>,
+    /// What the change adds and removes.
+    pub delta: Delta,
+    /// The head's shape of each loaded producer (a hash of its objects and how many).
+    pub head_shapes: BTreeMap<u32, (u64, u32)>,
 }
 
 /// Codes of findings about the run rather than a revision (the configuration; rollouts not
@@ -106,6 +111,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     let roots = crate::inventory::clusters::roots(ev.base, ev.head, ev.globs);
     let base_keys = links::keys(ev.base, &roots, ev.globs);
     let head_keys = links::keys(ev.head, &roots, ev.globs);
+    let mut head_shapes = BTreeMap::new();
     for (side, inv, of, keys) in [
         ("base", ev.base, &base_of, &base_keys),
         ("head", ev.head, &head_of, &head_keys),
@@ -114,20 +120,28 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
             .into_iter()
             .map(|(p, h, n)| (p, (h, n)))
             .collect();
+        if side == "head" {
+            head_shapes = shapes.clone();
+        }
         for &p in &plan.loaded {
             let got = shapes
                 .get(&p)
                 .copied()
                 .unwrap_or((digest64(sha2::Sha256::default()), 0));
-            if got != record.shape_of(p) {
-                // A change that adds, removes, renames or regroups objects (the base's scopes and
-                // presence follow the head's too: deployment units, what a Policy starts to
-                // enforce).
-                return Err(Whole::because(format!(
-                    "the {side}'s objects of {:?} are not where the record has them",
-                    record.producer(p)
-                )));
+            if got == record.shape_of(p) {
+                continue;
             }
+            // The head of an evaluated producer may add, remove or rename objects: what that
+            // reaches is checked below. Anywhere else, objects regrouped (the base's scopes and
+            // presence follow the head's too: deployment units, what a Policy starts to
+            // enforce) make the check whole.
+            if side == "head" && evaluated(p) {
+                continue;
+            }
+            return Err(Whole::because(format!(
+                "the {side}'s objects of {:?} are not where the record has them",
+                record.producer(p)
+            )));
         }
     }
     for (side, files) in [("base", &ev.files.base), ("head", &ev.files.head)] {
@@ -197,10 +211,21 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     if let Some(why) = reached {
         return Err(Whole::because(why));
     }
+    // What the change adds, removes or renames must not reach an island left out either.
+    let delta = Delta::of(
+        (ev.base, ev.head),
+        (&|i| evaluated(base_of[i]), &|i| evaluated(head_of[i])),
+    );
+    if !delta.is_empty() {
+        let named = |n: &links::Name| -> Vec<u32> { islands_of(&n.group, &n.kind, Some(n)) };
+        delta.check(record, &plan.evaluated, &named)?;
+    }
     // A change-management stanza or policy is read across the repository (windows, overlaps of
     // a pool's and its control plane's, the first use): one the change brings in makes it whole.
     if crate::schedule::model::in_use(ev.base) || crate::schedule::model::in_use(ev.head) {
-        return Err(Whole::because("the change uses change-management policies or stanzas"));
+        return Err(Whole::because(
+            "the change uses change-management policies or stanzas",
+        ));
     }
     // A change nodecast cannot read reaches pools by folder, up to every pool of the repository.
     let unreadable = ev
@@ -386,6 +411,8 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         object_count: (record.object_count as usize + objects_head).saturating_sub(objects_base),
         alone,
         unchanged,
+        delta,
+        head_shapes,
     })
 }
 
@@ -449,11 +476,59 @@ pub fn head_record(
     out.file_count = merged.file_count as u64;
     out.object_count = merged.object_count as u64;
     let touched = |p: u32| plan.touched.contains(&base.island[p as usize]);
+    let island_of = |i: usize| -> Option<u32> {
+        let p = base.index_of_object(&head.objects[i])?;
+        Some(base.island[p as usize])
+    };
+    // What the touched producers hold now: their objects, names and structure.
+    out.shapes.retain(|(p, _, _)| !touched(*p));
+    out.shapes.extend(
+        merged
+            .head_shapes
+            .iter()
+            .filter(|(p, (_, n))| touched(**p) && *n > 0)
+            .map(|(p, (h, n))| (*p, *h, *n)),
+    );
+    out.shapes.sort_by_key(|s| s.0);
+    if !merged.delta.is_empty() {
+        let named = |o: &crate::inventory::Object| {
+            super::links::NAMED_KINDS
+                .iter()
+                .chain(&super::links::READ_KINDS)
+                .any(|(g, k)| o.id.group == *g && o.id.kind == *k)
+        };
+        let mut names: BTreeMap<super::links::Name, BTreeSet<u32>> = out
+            .names
+            .drain(..)
+            .map(|(n, islands)| {
+                let kept = islands.into_iter().filter(|i| !plan.touched.contains(i));
+                (n, kept.collect())
+            })
+            .collect();
+        for (i, o) in head.objects.iter().enumerate() {
+            if let Some(island) = island_of(i).filter(|x| plan.touched.contains(x)) {
+                if named(o) {
+                    names
+                        .entry(super::links::Name::of(&o.id))
+                        .or_default()
+                        .insert(island);
+                }
+            }
+        }
+        out.names = names
+            .into_iter()
+            .filter(|(_, islands)| !islands.is_empty())
+            .map(|(n, islands)| (n, islands.into_iter().collect()))
+            .collect();
+        out.structure = merged
+            .delta
+            .apply(&base.structure, head, &plan.touched, &island_of);
+    }
     out.needles.retain(|(p, _)| !touched(*p));
     let mut needles: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
     let mut lengths: BTreeSet<u32> = out.probe_lengths.iter().copied().collect();
     for (i, list) in head_needles {
-        let Some(p) = base.index(&super::producer_of(&head.objects[*i])) else {
+        let Some(p) = base.index_of_object(&head.objects[*i]) else {
             continue;
         };
         if !touched(p) {

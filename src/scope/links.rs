@@ -129,7 +129,9 @@ pub fn reads(
         let singleton = match (o.id.group.as_str(), o.id.kind.as_str()) {
             ("hypershift.openshift.io", "HostedCluster") => {
                 let mut names = BTreeSet::new();
-                strings(o.root(), &mut names);
+                strings(o.root(), &mut |s| {
+                    names.insert(s);
+                });
                 for name in names {
                     for kind in ["Secret", "ConfigMap"] {
                         read(
@@ -169,11 +171,11 @@ pub fn keys(inv: &Inventory, roots: &BTreeSet<String>, globs: &[String]) -> Vec<
 }
 
 /// Every string value under `node` (what a HostedCluster may name).
-fn strings<'a>(node: &'a nodecast_yaml::Node, out: &mut BTreeSet<&'a str>) {
+pub fn strings<'a>(node: &'a nodecast_yaml::Node, f: &mut dyn FnMut(&'a str)) {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         if let Some(s) = n.as_str() {
-            out.insert(s);
+            f(s);
         }
         if let Some(entries) = n.as_map() {
             stack.extend(entries.iter().map(|e| &e.value));

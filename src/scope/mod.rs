@@ -28,6 +28,7 @@ pub mod plan;
 pub mod probe;
 pub mod record;
 pub mod store;
+pub mod structure;
 
 use serde::{Deserialize, Serialize};
 

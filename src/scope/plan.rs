@@ -44,7 +44,10 @@ pub fn plan(
         }
         if c.path == "metadata.yaml" || c.path.ends_with("/metadata.yaml") {
             // A kube-compare reference decides what every file below its folder is.
-            return Err(Whole::because(format!("{} may be a kube-compare reference", c.path)));
+            return Err(Whole::because(format!(
+                "{} may be a kube-compare reference",
+                c.path
+            )));
         }
         let readers = record.readers_of(&c.path);
         let in_scope = scope.is_empty()

@@ -88,6 +88,8 @@ pub struct Record {
     pub probe_key: u64,
     /// The lengths private values come in.
     pub probe_lengths: Vec<u32>,
+    /// What a change that adds, removes or renames objects may reach ([`super::structure`]).
+    pub structure: super::structure::Structure,
     /// Why no check may be scoped with this record, if one may not.
     pub whole: Option<String>,
 }
@@ -369,6 +371,9 @@ impl Record {
             .into_iter()
             .map(|(k, v)| (k, v.into_iter().collect()))
             .collect();
+        let island = &record.island;
+        record.structure =
+            super::structure::Structure::of(inv, |i| island[object_producer[i] as usize]);
         record
     }
 }

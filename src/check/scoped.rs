@@ -341,7 +341,9 @@ impl Scoping {
             Err(w) => return Ok(Err(w)),
         };
         clock.lap("finish");
-        if let Some(head_key) = &keys.1 {
+        // A head that adds files is recorded by the next whole check (its record would need the
+        // new producers and the islands they join).
+        if let Some(head_key) = keys.1.as_ref().filter(|_| plan.new_files.is_empty()) {
             let head = crate::scope::finish::head_record(
                 record,
                 plan,

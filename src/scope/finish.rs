@@ -11,7 +11,7 @@ use super::links::{self, Read};
 use super::plan::Plan;
 use super::record::{
     by_island, digest64, kept_unchanged, leftover, role_hash, shapes, unchanged_within_alone,
-    Attribution, Finding, Found, Island, Record,
+    Attribution, Finding, Found, Island, Record, NEW_ISLAND,
 };
 use super::structure::Delta;
 use super::Whole;
@@ -75,15 +75,16 @@ const RUN_LEVEL: [&str; 3] = ["C101", "C102", "C105"];
 
 /// Checks a scoped evaluation against the record and merges the counts.
 pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merged, Whole> {
-    let island = |p: u32| record.island[p as usize];
+    let island = |p: u32| record.island_of(p);
     let evaluated = |p: u32| plan.evaluated.contains(&island(p));
+    let attribution = Attribution::with_added(record, &[ev.base, ev.head], &plan.new_files);
     let object_producers = |inv: &Inventory| -> Result<Vec<u32>, Whole> {
         inv.objects
             .iter()
             .map(|o| {
-                record
-                    .index(&super::producer_of(o))
-                    .filter(|p| plan.loaded.contains(p))
+                attribution
+                    .producer_of(o)
+                    .filter(|p| plan.loaded.contains(p) || island(*p) == NEW_ISLAND)
                     .ok_or_else(|| {
                         Whole::because(format!(
                             "{} comes from a producer the record does not load",
@@ -145,7 +146,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         }
     }
     for (side, files) in [("base", &ev.files.base), ("head", &ev.files.head)] {
-        for f in files.iter() {
+        for f in files.iter().filter(|f| !plan.new_files.contains(&f.path)) {
             let role = record.path_index(&f.path).map(|i| record.roles[i as usize]);
             if role != Some(role_hash(f)) {
                 return Err(Whole::because(format!(
@@ -236,7 +237,6 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     if unreadable || !ev.diff.unreadable.is_empty() {
         return Err(Whole::because("a change cannot be read"));
     }
-    let attribution = Attribution::new(record, &[ev.base, ev.head]);
     // The base revision's own findings, by evaluated island: what the record knows of them.
     let (alone, unclear) = by_island(&attribution, ev.base_findings, ev.base_suppressed, |d| {
         Finding::of(d, &[], &ev.files.base)
@@ -252,7 +252,11 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         .map(|&i| (i, alone.get(&i).cloned().unwrap_or_default()))
         .collect();
     for (i, found) in &alone {
-        if let Some(known) = &record.islands[*i as usize].alone {
+        if let Some(known) = record
+            .islands
+            .get(*i as usize)
+            .and_then(|x| x.alone.as_ref())
+        {
             if known != found {
                 return Err(Whole::mismatch(format!(
                     "the base revision's own findings in island {i} are not what the record says"
@@ -558,7 +562,9 @@ pub fn base_record(base: &Record, plan: &Plan, merged: &Merged) -> Option<Record
     let mut out = base.clone();
     let mut taught = false;
     for &i in &plan.evaluated {
-        let x = &mut out.islands[i as usize];
+        let Some(x) = out.islands.get_mut(i as usize) else {
+            continue;
+        };
         if x.alone.is_none() {
             x.alone = merged.alone.get(&i).cloned();
             taught |= x.alone.is_some();

@@ -39,6 +39,9 @@ pub const CONTEXT: [(&str, &str, Option<&str>); 5] = [
     ("policy.open-cluster-management.io", "PolicyGenerator", None),
 ];
 
+/// The island of the files a change adds (producers a record does not know): always evaluated.
+pub const NEW_ISLAND: u32 = u32::MAX;
+
 /// A limit shared by the whole run decides nothing until it runs out; a record whose run used
 /// more than this part of one is not scoped (the change could make it run out elsewhere).
 pub const USAGE_DIVISOR: u64 = 4;
@@ -90,6 +93,14 @@ pub struct Record {
     pub probe_lengths: Vec<u32>,
     /// What a change that adds, removes or renames objects may reach ([`super::structure`]).
     pub structure: super::structure::Structure,
+    /// The islands holding each cluster's objects (`clusters::key_of`; for `.`, the repository
+    /// outside every cluster root, only what the MCO model reads), sorted: a new file joins its
+    /// folder's cluster.
+    pub clusters: Vec<(String, u32)>,
+    /// The cluster roots the models found (a new file's cluster is the one above it).
+    pub cluster_roots: Vec<String>,
+    /// Whether `--cluster-root` globs find clusters (a new file may make a folder a root).
+    pub globbed: bool,
     /// Why no check may be scoped with this record, if one may not.
     pub whole: Option<String>,
 }
@@ -374,7 +385,33 @@ impl Record {
         let island = &record.island;
         record.structure =
             super::structure::Structure::of(inv, |i| island[object_producer[i] as usize]);
+        let clusters: BTreeSet<(String, u32)> = inv
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| keys[*i] != "." || crate::inventory::clusters::is_modelled(o))
+            .map(|(i, _)| (keys[i].clone(), island[object_producer[i] as usize]))
+            .collect();
+        record.clusters = clusters.into_iter().collect();
+        record.cluster_roots = roots.into_iter().collect();
+        record.globbed = !rev.globs.is_empty();
         record
+    }
+
+    /// The island of a producer: a file the record does not know (one the change adds) is in
+    /// [`NEW_ISLAND`].
+    pub fn island_of(&self, p: u32) -> u32 {
+        self.island.get(p as usize).copied().unwrap_or(NEW_ISLAND)
+    }
+
+    /// The islands holding a cluster's objects.
+    pub fn cluster_islands(&self, key: &str) -> Vec<u32> {
+        let from = self.clusters.partition_point(|(k, _)| k.as_str() < key);
+        self.clusters[from..]
+            .iter()
+            .take_while(|(k, _)| k == key)
+            .map(|(_, i)| *i)
+            .collect()
     }
 }
 
@@ -560,15 +597,39 @@ pub struct Attribution<'a> {
     record: &'a Record,
     /// (kind, namespace, name) → the producers making an object so named.
     by_name: HashMap<(&'a str, &'a str, &'a str), BTreeSet<u32>>,
+    /// Files the change adds, each a producer of its own (after the record's).
+    added: HashMap<String, u32>,
 }
 
 impl<'a> Attribution<'a> {
     /// Over a record's producers and the objects of the given sides.
     pub fn new(record: &'a Record, sides: &[&'a Inventory]) -> Self {
+        Attribution::with_added(record, sides, &BTreeSet::new())
+    }
+
+    /// [`Attribution::new`], with the files a change adds as producers of their own.
+    pub fn with_added(
+        record: &'a Record,
+        sides: &[&'a Inventory],
+        added: &BTreeSet<String>,
+    ) -> Self {
+        let base = record.producer_count() as u32;
+        let added: HashMap<String, u32> = added
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.clone(), base + k as u32))
+            .collect();
         let mut by_name: HashMap<(&str, &str, &str), BTreeSet<u32>> = HashMap::new();
         for inv in sides {
             for o in &inv.objects {
-                if let Some(p) = record.index_of_object(o) {
+                let p = record.index_of_object(o).or_else(|| {
+                    o.origin
+                        .overlay
+                        .is_none()
+                        .then(|| added.get(&o.path).copied())
+                        .flatten()
+                });
+                if let Some(p) = p {
                     let ns = o.id.namespace.as_deref().unwrap_or_default();
                     by_name
                         .entry((&o.id.kind, ns, &o.id.name))
@@ -577,16 +638,32 @@ impl<'a> Attribution<'a> {
                 }
             }
         }
-        Attribution { record, by_name }
+        Attribution {
+            record,
+            by_name,
+            added,
+        }
+    }
+
+    /// The producer of an object: the record's, or an added file's.
+    pub fn producer_of(&self, o: &Object) -> Option<u32> {
+        self.record.index_of_object(o).or_else(|| {
+            o.origin
+                .overlay
+                .is_none()
+                .then(|| self.added.get(&o.path).copied())
+                .flatten()
+        })
     }
 
     /// The producers of a finding (empty: none reads its file).
     pub fn candidates(&self, d: &Diagnostic) -> BTreeSet<u32> {
-        let readers: BTreeSet<u32> = self
+        let mut readers: BTreeSet<u32> = self
             .record
             .readers_of(&d.location.path)
             .into_iter()
             .collect();
+        readers.extend(self.added.get(&d.location.path));
         // Findings name objects as reports do: `Kind/ns/name`, or `Kind/name`.
         let key = d.object.as_deref().and_then(|o| {
             let mut parts = o.splitn(3, '/');
@@ -607,7 +684,7 @@ impl<'a> Attribution<'a> {
     pub fn islands(&self, d: &Diagnostic) -> BTreeSet<u32> {
         self.candidates(d)
             .into_iter()
-            .map(|p| self.record.island[p as usize])
+            .map(|p| self.record.island_of(p))
             .collect()
     }
 }

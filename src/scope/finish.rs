@@ -219,7 +219,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
     );
     if !delta.is_empty() {
         let named = |n: &links::Name| -> Vec<u32> { islands_of(&n.group, &n.kind, Some(n)) };
-        delta.check(record, &plan.evaluated, &named)?;
+        delta.check(&record.structure, &plan.evaluated, &named)?;
     }
     // A change-management stanza or policy is read across the repository (windows, overlaps of
     // a pool's and its control plane's, the first use): one the change brings in makes it whole.

@@ -14,7 +14,7 @@
 //!
 //! What every object reads (CRDs, FeatureGates for the feature set, `coreos-bootimages`, Argo CD
 //! applications that split deployment units) is the context a scoped check always loads
-//! ([`super::record::CONTEXT`]); change-management policies and stanzas are read across the
+//! ([`super::links::CONTEXT`]); change-management policies and stanzas are read across the
 //! whole repository and make every check whole.
 
 use std::collections::{BTreeSet, HashMap};
@@ -22,7 +22,29 @@ use std::collections::{BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::inventory::clusters::{is_modelled, key_of};
-use crate::inventory::{Inventory, ObjectId};
+use crate::inventory::{Inventory, Object, ObjectId};
+
+/// Kinds every object's evaluation may read, whichever cluster it is in: the CRDs validation
+/// takes schemas from, the FeatureGates it takes the feature set from, the boot image metadata
+/// NodePools are checked against, and Argo CD applications (what they apply together decides the
+/// deployment units), and ACM PolicyGenerators. Their producers are loaded by every scoped check,
+/// and a change to one makes the check whole.
+pub const CONTEXT: [(&str, &str, Option<&str>); 5] = [
+    ("apiextensions.k8s.io", "CustomResourceDefinition", None),
+    ("config.openshift.io", "FeatureGate", None),
+    ("", "ConfigMap", Some("coreos-bootimages")),
+    ("argoproj.io", "Application", None),
+    // What a generator lists is a generator manifest wherever it is, and its change reaches
+    // every node object it lists.
+    ("policy.open-cluster-management.io", "PolicyGenerator", None),
+];
+
+/// Whether an object is one every evaluation may read ([`CONTEXT`]).
+pub fn is_context(o: &Object) -> bool {
+    CONTEXT.iter().any(|(g, k, name)| {
+        o.id.group == *g && o.id.kind == *k && name.is_none_or(|n| o.id.name == n)
+    })
+}
 
 /// An identity without its scope: a read "by name" takes every definition so named.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

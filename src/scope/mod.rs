@@ -7,7 +7,7 @@
 //! *islands*, [`links`]: one cluster's MCO model, a NodePool and what it names, duplicates,
 //! namesakes, …), and what each island found when the revision was linted on its own. The next
 //! check with that base revision evaluates only the islands the changed paths reach, with the
-//! producers every island reads (CRDs, FeatureGates, boot image metadata: [`record::CONTEXT`]),
+//! producers every island reads (CRDs, FeatureGates, boot image metadata: [`links::CONTEXT`]),
 //! through the very same pipeline ([`plan`]); what the other islands found is taken from the
 //! record ([`finish`]).
 //!

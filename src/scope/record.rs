@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::links::{self, Name, Read, NAMED_KINDS, READ_KINDS};
+use super::links::{self, is_context, Name, Read, NAMED_KINDS, READ_KINDS};
 use super::Producer;
 use crate::diagnostic::{Diagnostic, State};
 use crate::inventory::{Inventory, Object};
@@ -23,21 +23,6 @@ use crate::parse::FileEntry;
 
 /// The record's format; a record of another format is never read.
 pub const FORMAT: u32 = 1;
-
-/// Kinds every object's evaluation may read, whichever cluster it is in: the CRDs validation
-/// takes schemas from, the FeatureGates it takes the feature set from, the boot image metadata
-/// NodePools are checked against, and Argo CD applications (what they apply together decides the
-/// deployment units), and ACM PolicyGenerators. Their producers are loaded by every scoped check,
-/// and a change to one makes the check whole.
-pub const CONTEXT: [(&str, &str, Option<&str>); 5] = [
-    ("apiextensions.k8s.io", "CustomResourceDefinition", None),
-    ("config.openshift.io", "FeatureGate", None),
-    ("", "ConfigMap", Some("coreos-bootimages")),
-    ("argoproj.io", "Application", None),
-    // What a generator lists is a generator manifest wherever it is, and its change reaches
-    // every node object it lists.
-    ("policy.open-cluster-management.io", "PolicyGenerator", None),
-];
 
 /// The island of the files a change adds (producers a record does not know): always evaluated.
 pub const NEW_ISLAND: u32 = u32::MAX;
@@ -78,7 +63,7 @@ pub struct Record {
     pub needles: Vec<(u32, Vec<u64>)>,
     /// What each island finds.
     pub islands: Vec<Island>,
-    /// Producers every scoped check loads ([`CONTEXT`]).
+    /// Producers every scoped check loads ([`links::CONTEXT`]).
     pub context: Vec<u32>,
     /// Definitions of the kinds read by name or kind ([`NAMED_KINDS`], [`READ_KINDS`]): name →
     /// islands, sorted.
@@ -530,13 +515,6 @@ pub fn over_quarter(u: Usage, inventories: &[&Inventory], files: [&[FileEntry]; 
         || u.output > crate::kustomize::MIN_TOTAL_OUTPUT / USAGE_DIVISOR
         || u.alias as u64 > (crate::parse::RUN_ALIAS_BUDGET as u64 / 2) / USAGE_DIVISOR
         || u.payload > (crate::parse::RUN_PAYLOAD_BUDGET / 2) / USAGE_DIVISOR
-}
-
-/// Whether an object is one every evaluation may read ([`CONTEXT`]).
-pub fn is_context(o: &Object) -> bool {
-    CONTEXT.iter().any(|(g, k, name)| {
-        o.id.group == *g && o.id.kind == *k && name.is_none_or(|n| o.id.name == n)
-    })
 }
 
 /// Each producer's objects as the inventory holds them (identity and scope, version, place,

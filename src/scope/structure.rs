@@ -22,7 +22,6 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 
 use super::links::{Name, NAMED_KINDS, READ_KINDS};
-use super::record::Record;
 use super::Whole;
 use crate::inventory::clusters::parent;
 use crate::inventory::{Inventory, Object};
@@ -247,11 +246,10 @@ impl Delta {
     /// `Err` names the first thing that reaches one left out.
     pub fn check(
         &self,
-        record: &Record,
+        s: &Structure,
         evaluated: &BTreeSet<u32>,
         islands_named: &dyn Fn(&Name) -> Vec<u32>,
     ) -> Result<(), Whole> {
-        let s = &record.structure;
         if self.candidates.0 != self.candidates.1 {
             return Err(Whole::because(
                 "the change adds or removes a cluster root's pools or ClusterVersion",
@@ -380,9 +378,9 @@ impl Delta {
     }
 }
 
-/// Whether a name is of a context kind ([`super::record::CONTEXT`]).
+/// Whether a name is of a context kind ([`super::links::CONTEXT`]).
 fn is_context_name(n: &Name) -> bool {
-    super::record::CONTEXT
+    super::links::CONTEXT
         .iter()
         .any(|(g, k, name)| n.group == *g && n.kind == *k && name.is_none_or(|x| n.name == x))
 }

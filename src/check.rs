@@ -13,6 +13,8 @@ use crate::rules;
 use crate::source::{self, CompareRequest, SnapshotInfo};
 use crate::Fatal;
 
+mod scoped;
+
 /// Everything a check produced, for the report stage.
 pub struct Outcome {
     /// What was compared.
@@ -23,6 +25,10 @@ pub struct Outcome {
     pub has_base: bool,
     /// Parsed files of both sides.
     pub files: ParsedSides,
+    /// How many files the head holds (the report's summary; a scoped check parses fewer).
+    pub file_count: usize,
+    /// How many objects the head holds (the report's summary; a scoped check indexes fewer).
+    pub object_count: usize,
     /// Base objects.
     pub base: Inventory,
     /// Head objects.
@@ -162,18 +168,23 @@ impl Options {
 /// gives; the outcome is the same.
 #[derive(Default)]
 pub struct Reuse {
+    /// A long-lived caller: what one check computes serves the next.
+    keeping: bool,
+    /// The record of the last base a scoped check read (a long-lived caller reads it once).
+    record: Option<(String, std::sync::Arc<crate::scope::record::Record>)>,
     sources: source::Kept,
     parses: parse::Parses,
     renders: crate::kustomize::Kept,
     validation: crate::validate::Kept,
     clusters: crate::forecast::mco::memo::Memo,
-    base_findings: Option<(String, jiff::Timestamp, Vec<Diagnostic>)>,
+    base_findings: Option<(String, jiff::Timestamp, BaseAlone)>,
 }
 
 impl Reuse {
     /// An empty store that keeps what each check computes for the next.
     pub fn keeping() -> Self {
         Reuse {
+            keeping: true,
             sources: source::Kept::keeping(),
             renders: crate::kustomize::Kept::keeping(),
             validation: crate::validate::Kept::keeping(),
@@ -193,11 +204,100 @@ pub fn run(options: &Options) -> Result<Outcome, Fatal> {
 
 /// [`run`], reusing what `reuse` kept from earlier runs and keeping what the next one can reuse.
 pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fatal> {
-    let now = options.now;
     let mut clock = Stopwatch::from_env();
+    // A check of two revisions with a record of its base evaluates the islands the change
+    // reaches and takes the rest from the record ([`crate::scope`], [`scoped`]).
+    let scoping = if options.full {
+        None
+    } else {
+        scoped::Scoping::of(options, reuse)?
+    };
+    if let Some(s) = &scoping {
+        if let Some(outcome) = s.before_load(options, reuse, &mut clock)? {
+            return Ok(outcome);
+        }
+    }
     let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
+    if let Some(s) = &scoping {
+        if let Some(outcome) = s.after_load(options, &loaded, reuse, &mut clock)? {
+            return Ok(outcome);
+        }
+    }
+    let mode = Mode {
+        base_alone: scoping.is_some(),
+        disk_validation: true,
+        probe: None,
+    };
+    let mut checked = check_loaded(options, loaded, reuse, &mut clock, mode)?;
+    if let Some(s) = &scoping {
+        s.learn(options, &checked, reuse);
+        clock.lap("record");
+    }
+    if !options.report_all {
+        checked.outcome.diagnostics.retain(|d| d.state.introduced());
+    }
+    Ok(checked.outcome)
+}
+
+/// How [`check_loaded`] runs beyond the options.
+struct Mode<'a> {
+    /// Lint the base on its own even when the head has no findings (a record needs it).
+    base_alone: bool,
+    /// Take and leave validation results in the cache folder (a scoped check validates too few
+    /// documents for the folder's file to pay).
+    disk_validation: bool,
+    /// Probe every text a report could print, before masking, for private values of files the
+    /// check did not read.
+    probe: Option<&'a crate::scope::probe::Probe>,
+}
+
+/// What a check of two loaded snapshots gives.
+pub(crate) struct Checked {
+    /// The outcome for the reports (every finding, pre-existing ones included).
+    pub outcome: Outcome,
+    /// The base revision's own findings, when they were asked for or needed.
+    pub base_alone: Option<BaseAlone>,
+    /// What suppression comments dropped of the head's findings (with the base's own findings).
+    pub head_suppressed: Option<Vec<Diagnostic>>,
+    /// Each side's Kustomize roots and what they read.
+    pub base_roots: Vec<crate::kustomize::RootInputs>,
+    /// Each side's Kustomize roots and what they read.
+    pub head_roots: Vec<crate::kustomize::RootInputs>,
+    /// What the renders used of their shared limits.
+    pub render_usage: crate::kustomize::Usage,
+    /// Whether a text the report could print holds a value the probe looks for.
+    pub probe_hit: bool,
+    /// Every file each side's source listed (base, head), before classify drops those that are
+    /// not API objects.
+    pub listed: (Vec<String>, Vec<String>),
+    /// Each object's private values, as masking found them (base, head).
+    pub needles: crate::redact::Needles,
+}
+
+/// The findings of the base revision linted on its own, as triage left them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BaseAlone {
+    /// What is reported.
+    pub findings: Vec<Diagnostic>,
+    /// What suppression comments dropped.
+    pub suppressed: Vec<Diagnostic>,
+}
+
+/// Parses, renders, indexes, diffs, forecasts and lints two loaded snapshots; lints the base on
+/// its own when the head has findings (to tell pre-existing ones), or always with `base_alone`.
+fn check_loaded(
+    options: &Options,
+    mut loaded: source::Loaded,
+    reuse: &mut Reuse,
+    clock: &mut Stopwatch,
+    mode: Mode<'_>,
+) -> Result<Checked, Fatal> {
+    let base_alone = mode.base_alone;
+    let now = options.now;
+    let paths = |s: &source::Snapshot| s.files.iter().map(|f| f.path.clone()).collect();
+    let listed = (paths(&loaded.base), paths(&loaded.head));
     let mut files =
         parse::parse_sides_reusing(&mut loaded.base, &mut loaded.head, &mut reuse.parses);
     crate::classify::assign(&mut files);
@@ -229,10 +329,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     // base on its own. The second takes the first's result for every document the change left
     // alone, so a one-off check keeps its results for the length of the check, and takes and
     // leaves results in the cache folder for the next one-off check.
-    let mut for_this_check = crate::validate::Kept::keeping().with_cache(
-        options.kustomize.cache_dir.as_deref(),
-        &options.compare.path,
-    );
+    let disk = options
+        .kustomize
+        .cache_dir
+        .as_deref()
+        .filter(|_| mode.disk_validation);
+    let mut for_this_check =
+        crate::validate::Kept::keeping().with_cache(disk, &options.compare.path);
     let one_off = !reuse.validation.is_keeping() && !options.full;
     let validation = if one_off {
         &mut for_this_check
@@ -278,7 +381,8 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     let mut diagnostics = applied.diagnostics;
     clock.lap("policy");
     let mut pre_existing = 0;
-    if loaded.has_base && !diagnostics.is_empty() {
+    let mut alone = None;
+    if loaded.has_base && (!diagnostics.is_empty() || base_alone) {
         // What the base revision already had, linted on its own exactly as the head is: a
         // finding found there too is pre-existing, not something this change introduces.
         let key = base_findings_key(
@@ -307,23 +411,32 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
             ),
         };
         let before = &reuse.base_findings.insert(before).2;
-        pre_existing = crate::triage::introduced::classify(&mut diagnostics, before, &files, &diff);
-        if !options.report_all {
-            diagnostics.retain(|d| d.state.introduced());
-        }
+        pre_existing =
+            crate::triage::introduced::classify(&mut diagnostics, &before.findings, &files, &diff);
+        alone = base_alone.then(|| before.clone());
         clock.lap("pre-existing");
     }
     reuse.clusters.next_run();
     validation.save();
     let mut forecast = evaluated.forecast;
-    let redaction = crate::redact::Redaction::build(&base, &head, private);
+    let probe_hit = mode.probe.is_some_and(|p| {
+        p.without(&[&base, &head], private).hits_outcome(
+            &mut diagnostics,
+            &mut forecast,
+            &mut diff,
+            &files,
+        )
+    });
+    let (redaction, needles) = crate::redact::Redaction::build_with_needles(&base, &head, private);
     clock.lap("redact-scan");
     crate::redact::outcome(&redaction, &mut diagnostics, &mut forecast, &mut diff);
     clock.lap("redact");
-    Ok(Outcome {
+    let outcome = Outcome {
         base_info: loaded.base.info,
         head_info: loaded.head.info,
         has_base: loaded.has_base,
+        file_count: files.head.len(),
+        object_count: head.objects.len(),
         files,
         base,
         head,
@@ -337,10 +450,21 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         now,
         now_given: options.now_given,
         verbose: options.verbose,
-        suppressed: applied.suppressed,
+        suppressed: applied.suppressed.len(),
         baselined: applied.baselined,
         unevaluated_rules: evaluated.skipped,
         redaction: std::sync::Arc::new(redaction),
+    };
+    Ok(Checked {
+        outcome,
+        head_suppressed: alone.is_some().then_some(applied.suppressed),
+        base_alone: alone,
+        base_roots: rendered.base.roots.clone(),
+        head_roots: rendered.head.roots.clone(),
+        render_usage: rendered.usage,
+        probe_hit,
+        needles,
+        listed,
     })
 }
 
@@ -483,7 +607,7 @@ fn lint_alone(
     rendered: &[Diagnostic],
     validation: &mut crate::validate::Kept,
     clusters: &crate::forecast::mco::memo::Memo,
-) -> Result<Vec<Diagnostic>, Fatal> {
+) -> Result<BaseAlone, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
     // `--full` validates the base afresh; otherwise each document the change left alone takes
@@ -529,7 +653,10 @@ fn lint_alone(
         },
         evaluated.diagnostics,
     );
-    Ok(applied.diagnostics)
+    Ok(BaseAlone {
+        findings: applied.diagnostics,
+        suppressed: applied.suppressed,
+    })
 }
 
 /// Two rules that report the same problem on the same line: the first of each pair gives way to

@@ -22,6 +22,7 @@ pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod schedule;
+pub mod scope;
 pub mod server;
 pub mod source;
 pub mod text;

@@ -239,11 +239,13 @@ struct CheckArgs {
     /// for tests that compare the two.
     #[arg(long, hide = true)]
     render_every_root: bool,
-    /// Where Kustomize renders are cached between runs (default: `$XDG_CACHE_HOME/nodecast`, or
-    /// the platform's cache folder); safe to delete at any time.
+    /// Where Kustomize renders, validation results and the records that scope later checks are
+    /// kept between runs (default: `$XDG_CACHE_HOME/nodecast`, or the platform's cache folder);
+    /// safe to delete at any time.
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
-    /// Neither read nor write the cache: render every Kustomize root.
+    /// Neither read nor write the cache: render every Kustomize root and evaluate the whole
+    /// repository.
     #[arg(long)]
     no_cache: bool,
     /// Evaluate everything, with no shortcut: no cache, no model kept from another evaluation

@@ -79,6 +79,13 @@ rss() {
   tail -n 1 "$BENCH_DIR/rss.txt" | awk '{printf "%.0f", $1/1024}'
 }
 
+cmeasure() { # name, cache folder (emptied before each run: cold), then the command
+  local name=$1 cold=$2; shift 2
+  hyperfine --style none --warmup 0 --runs "$RUNS" -i --prepare "rm -rf $(printf '%q' "$cold")" \
+    --export-json "$BENCH_DIR/$name.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
+  stats "$BENCH_DIR/$name.json"
+}
+
 measure() { # name, then the command (run in the repository); PEER_RUNS for peers
   local name=$1; shift
   local runs=$RUNS warmup=1
@@ -98,6 +105,7 @@ if [ ${#SIZES[@]} -gt 0 ]; then {
 PEER_ROWS=()
 STAGED_ROWS=()
 STAGE_ROWS=()
+WARM_ROWS=()
 
 for size in ${SIZES[@]+"${SIZES[@]}"}; do
   repo=$BENCH_DIR/repo-$size-$SEED
@@ -110,8 +118,15 @@ for size in ${SIZES[@]+"${SIZES[@]}"}; do
   cd "$repo"
   git reset -q --hard HEAD
   echo "== $size: $docs documents in $files files" >&2
-  read -r wall cpu < <(measure "check-$size" "$NODECAST" check --base 'HEAD^' --format json)
-  peak=$(rss "$NODECAST" check --base 'HEAD^' --format json)
+  # Cold: a whole check (an empty cache folder, emptied before each run: no record of HEAD^).
+  # Warm: the same check again, with the records the cold runs left (scoped).
+  cache=$BENCH_DIR/cache-$size
+  read -r wall cpu < <(cmeasure "check-$size" "$cache" "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache")
+  rm -rf "$cache"
+  peak=$(rss "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache")
+  read -r wwall wcpu < <(measure "check-$size-warm" "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache")
+  wpeak=$(rss "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache")
+  WARM_ROWS+=("| $size | $wall | $cpu | $peak | $wwall | $wcpu | $wpeak |")
   read -r gitw _ < <(measure "git-$size" sh -c 'git cat-file --batch-all-objects --batch >/dev/null')
   read -r readw _ < <(measure "read-$size" "$FLOORS" read --base 'HEAD^')
   read -r parsew _ < <(measure "parse-$size" "$FLOORS" parse --base 'HEAD^')
@@ -124,9 +139,14 @@ print(f"| {size} | {clusters} | {files} | {docs} | {mib:.1f} | {wall:.3f} | {cpu
 PY
   # Where the time goes: one run with NODECAST_TIMINGS (stage times on stderr).
   # (the check exits 1 when it reports an error; only its stderr matters here)
-  stages=$({ NODECAST_TIMINGS=1 "$NODECAST" check --base 'HEAD^' --format json 2>&1 >/dev/null || true; } |
+  rm -rf "$cache"
+  stages=$({ NODECAST_TIMINGS=1 "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache" 2>&1 >/dev/null || true; } |
     awk '/^nodecast timing:/ {printf "%s %.2f | ", $3, $4 / 1000}')
-  STAGE_ROWS+=("| $size | $stages")
+  STAGE_ROWS+=("| $size | whole (cold) | $stages")
+  stages=$({ NODECAST_TIMINGS=1 "$NODECAST" check --base 'HEAD^' --format json --cache-dir "$cache" 2>&1 >/dev/null || true; } |
+    awk '/^nodecast timing:/ {printf "%s %.2f | ", $3, $4 / 1000}')
+  STAGE_ROWS+=("| $size | scoped (warm) | $stages")
+  rm -rf "$cache"
   if [ "$PEERS" = 1 ] && [[ " ${PEER_SIZES:-small medium large} " == *" $size "* ]]; then
     echo "== $size: peers" >&2
     list=$BENCH_DIR/files-$size.txt
@@ -143,10 +163,17 @@ PY
       awk '{l[NR] = $0} END {print l[1]; print l[int(NR / 2)]; print l[NR]}')
     for f in "${victims[@]}"; do sed -i 's/replicas: \([0-9]*\)/replicas: 1\1/; s/audit=1/audit=0/' "$f"; done
     git add -- "${victims[@]}"
-    read -r sw scpu < <(measure "staged-$size" "$NODECAST" check --staged --format json)
-    speak=$(rss "$NODECAST" check --staged --format json)
+    # Cold: an empty cache folder (the first check after a clone, or after the cache is deleted);
+    # warm: the records the cold runs left (the hook run again on the same staged change, or
+    # on the commit after one it checked).
+    read -r sw scpu < <(cmeasure "staged-$size" "$cache" "$NODECAST" check --staged --format json --cache-dir "$cache")
+    rm -rf "$cache"
+    speak=$(rss "$NODECAST" check --staged --format json --cache-dir "$cache")
+    read -r ww wcpu < <(measure "staged-$size-warm" "$NODECAST" check --staged --format json --cache-dir "$cache")
+    wpeak=$(rss "$NODECAST" check --staged --format json --cache-dir "$cache")
+    rm -rf "$cache"
     git reset -q --hard HEAD
-    STAGED_ROWS+=("| $size | ${#victims[@]} | $sw | $scpu | $speak |")
+    STAGED_ROWS+=("| $size | ${#victims[@]} | $sw | $scpu | $speak | $ww | $wcpu | $wpeak |")
   fi
   cd "$ROOT"
 done
@@ -156,9 +183,17 @@ done
     echo
     echo "Stage times of one run (seconds, wall; NODECAST_TIMINGS=1):"
     echo
-    echo "| size | stages |"
-    echo "|---|---|"
+    echo "| size | run | stages |"
+    echo "|---|---|---|"
     printf '%s\n' "${STAGE_ROWS[@]}"
+  fi
+  if [ ${#WARM_ROWS[@]} -gt 0 ]; then
+    echo
+    echo "\`check --base HEAD^\`, cold (a whole check: an empty cache folder) and warm (scoped by the records the cold runs left):"
+    echo
+    echo "| size | cold median wall (s) | cold user+sys (s) | cold peak RSS (MiB) | warm median wall (s) | warm user+sys (s) | warm peak RSS (MiB) |"
+    echo "|---|---|---|---|---|---|---|"
+    printf '%s\n' "${WARM_ROWS[@]}"
   fi
   if [ ${#PEER_ROWS[@]} -gt 0 ]; then
     echo
@@ -170,10 +205,10 @@ done
   fi
   if [ ${#STAGED_ROWS[@]} -gt 0 ]; then
     echo
-    echo "Pre-commit case: \`nodecast check --staged --format json\` with a few staged files:"
+    echo "Pre-commit case: \`nodecast check --staged --format json\` with a few staged files, cold (an empty cache folder) and warm (the records the cold runs left):"
     echo
-    echo "| size | files staged | median wall (s) | user+sys (s) | peak RSS (MiB) |"
-    echo "|---|---|---|---|---|"
+    echo "| size | files staged | cold median wall (s) | cold user+sys (s) | cold peak RSS (MiB) | warm median wall (s) | warm user+sys (s) | warm peak RSS (MiB) |"
+    echo "|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${STAGED_ROWS[@]}"
   fi
 } >>"$RESULTS"

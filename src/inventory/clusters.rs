@@ -397,6 +397,9 @@ pub fn key_of(roots: &BTreeSet<String>, globs: &[String], o: &Object) -> String 
 
 /// The outermost folder matching a `--cluster-root` glob that holds (or is) `dir`.
 fn glob_root(globs: &[String], dir: &str) -> Option<String> {
+    if globs.is_empty() {
+        return None;
+    }
     let mut builder = GlobSetBuilder::new();
     for g in globs {
         let g = g.trim_end_matches('/');

@@ -192,6 +192,9 @@ pub struct Inventory {
     /// Later definitions that are an earlier one's very document read again through a link:
     /// one definition seen twice, never a second object or a duplicate to compare.
     pub link_copies: std::collections::HashSet<usize>,
+    /// What decoding carried objects used of the revision's shared budget (alias nodes, payload
+    /// bytes, whether it ran out): a budget decides nothing until it runs out.
+    pub carried_budget: (usize, u64, bool),
 }
 
 /// Settles what each side holds once both sides are known, since each depends on the other:
@@ -300,6 +303,11 @@ impl Inventory {
             .filter(|f| f.via_link)
             .map(|f| f.path.clone())
             .collect();
+        inv.carried_budget = (
+            crate::parse::RUN_ALIAS_BUDGET.saturating_sub(budget.alias_left),
+            (crate::parse::RUN_PAYLOAD_BUDGET / 2).saturating_sub(budget.payload.left),
+            budget.alias_hit || budget.payload.hit,
+        );
         // Built by pushing; what later stages read keeps no spare capacity.
         inv.objects.shrink_to_fit();
         inv.index_identities();

@@ -36,6 +36,25 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(|d| d.join("nodecast"))
 }
 
+/// What names a renderer in keys: its path, kind, size and modification time (an upgraded
+/// `kubectl` misses).
+pub fn identity(renderer: &Renderer) -> String {
+    let meta = std::fs::metadata(&renderer.program).ok();
+    let modified = meta
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!(
+        "{}|{}|{}|{}",
+        renderer.program.display(),
+        renderer.standalone,
+        meta.map(|m| m.len()).unwrap_or(0),
+        modified
+    )
+}
+
 /// An open render cache.
 #[derive(Clone, Debug)]
 pub struct Cache {
@@ -49,21 +68,10 @@ impl Cache {
     pub fn open(root: &Path, renderer: &Renderer) -> Option<Cache> {
         let dir = root.join("render");
         std::fs::create_dir_all(&dir).ok()?;
-        let meta = std::fs::metadata(&renderer.program).ok();
-        let modified = meta
-            .as_ref()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let renderer = format!(
-            "{}|{}|{}|{}",
-            renderer.program.display(),
-            renderer.standalone,
-            meta.map(|m| m.len()).unwrap_or(0),
-            modified
-        );
-        Some(Cache { dir, renderer })
+        Some(Cache {
+            dir,
+            renderer: identity(renderer),
+        })
     }
 
     /// The key of a render: the cache format, the renderer and the plan's input fingerprint.

@@ -84,9 +84,50 @@ pub struct RenderedObject {
     pub elsewhere: Arc<Vec<(Span, String)>>,
 }
 
+/// A Kustomize root of one side and what its render reads, so a change is known to reach it (or
+/// not) without rendering it.
+#[derive(Clone, Debug, Default)]
+pub struct RootInputs {
+    /// The root's folder.
+    pub root: String,
+    /// The root's kustomization file.
+    pub file: String,
+    /// A rendered root's input fingerprint (`None`: a root whose render is its input, or one
+    /// refused): equal fingerprints render the same.
+    pub fingerprint: Option<[u8; 32]>,
+    /// Every file the render reads (a rendered root: each file below its closure's folders; a
+    /// root whose render is its input: its kustomization and the files it lists).
+    pub inputs: Vec<String>,
+    /// Folders any file below which is an input (a rendered root's closure; none for a root
+    /// whose render is its input, which reads only what it lists).
+    pub dirs: Vec<String>,
+    /// Linted unrendered (refused, failed or over a limit): its files are objects of their own.
+    pub unrendered: bool,
+    /// The closure reached the limit of files a render may read: which files it read depends on
+    /// the order of the tree.
+    pub truncated: bool,
+}
+
+/// What a run's renders used of the limits they share (output kept, alias expansion and decoded
+/// payloads of placed objects): a limit decides nothing until it runs out, so a run that used a
+/// small part of each decided nothing by them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Rendered output kept, in bytes.
+    pub output: u64,
+    /// Alias nodes charged to the placement budget.
+    pub alias: usize,
+    /// Decoded payload bytes charged to the placement budget.
+    pub payload: u64,
+    /// Whether any render was cut short or refused by one of these limits.
+    pub hit: bool,
+}
+
 /// What rendering produced for one side.
 #[derive(Debug, Default)]
 pub struct SideRender {
+    /// Every root of the side with its inputs.
+    pub roots: Vec<RootInputs>,
     /// Objects of every rendered root.
     pub objects: Vec<RenderedObject>,
     /// Files whose objects the renders replace (they are not inventoried again); shared with
@@ -109,6 +150,8 @@ pub struct Rendered {
     /// What the base revision alone reports (as its own head), to tell a finding the change
     /// brings from one the base already had.
     pub base_alone: Vec<Diagnostic>,
+    /// What this run's renders used of the limits they share.
+    pub usage: Usage,
 }
 
 /// The rendered output (or the error) of each distinct (root, inputs fingerprint).
@@ -141,6 +184,36 @@ impl Kept {
             ..Kept::default()
         }
     }
+}
+
+/// The renderer these settings would run, as a record's key names it: its program, kind, size
+/// and modification time (an upgraded `kubectl` renders anew), or what says none would run.
+pub fn renderer_identity(settings: &Settings) -> String {
+    if !settings.enabled {
+        return "no rendering".into();
+    }
+    let renderer = match &settings.program {
+        Some(p) => Renderer::configured(p),
+        None => Renderer::auto(),
+    };
+    match renderer {
+        Some(r) => cache::identity(&r),
+        None => "no renderer".into(),
+    }
+}
+
+/// The input fingerprint each of these roots (by kustomization file) has on a side's tree, as a
+/// render plans it (`None`: refused): whether a root's inputs changed, without parsing or
+/// rendering anything.
+pub fn fingerprints(tree: &Tree, root_files: &[String]) -> Vec<Option<[u8; 32]>> {
+    let reads = tree::Reads::new(tree);
+    root_files
+        .par_iter()
+        .map(|f| {
+            let p = plan(&reads, f, Side::Head);
+            p.refused.is_none().then_some(p.fingerprint)
+        })
+        .collect()
 }
 
 /// Renders every Kustomize root of both sides.
@@ -211,7 +284,7 @@ pub fn render_reusing(
     // A root that cannot be rendered on one side is linted unrendered on both, so the two sides
     // stay comparable.
     let mut out = with_identity_roots(out, &failed_roots);
-    collect(
+    out.usage = collect(
         &mut out,
         files,
         (&base_plans, &head_plans),
@@ -219,6 +292,35 @@ pub fn render_reusing(
         &failed_roots,
         kept,
     );
+    out.usage.output = results
+        .values()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|t| t.len() as u64)
+        .sum();
+    out.usage.hit |= results
+        .values()
+        .any(|r| r.as_ref().is_err_and(|e| e.starts_with(OVER_BUDGET)));
+    for (side, plans) in [(&mut out.base, &base_plans), (&mut out.head, &head_plans)] {
+        side.roots.extend(plans.iter().map(|p| {
+            RootInputs {
+                root: p.root.clone(),
+                file: p.file.clone(),
+                fingerprint: p.refused.is_none().then_some(p.fingerprint),
+                inputs: p
+                    .inputs
+                    .keys()
+                    .chain(&p.consumed)
+                    .cloned()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                dirs: p.dirs.clone(),
+                unrendered: failed_roots.contains(&p.root),
+                truncated: p.inputs.len() >= tree::MAX_FILES,
+            }
+        }));
+        side.roots.sort_by(|a, b| a.root.cmp(&b.root));
+    }
     out
 }
 
@@ -402,7 +504,7 @@ fn collect(
     results: &Results,
     failed_roots: &BTreeSet<String>,
     kept: &mut Kept,
-) {
+) -> Usage {
     // Rendered documents are parsed in root order against one budget for the whole run, so a
     // hostile overlay rendered many times costs one budget, whatever the thread timing.
     let mut budget = parse::Budget::new(
@@ -501,6 +603,12 @@ fn collect(
         placed.insert((p.root.as_str(), p.fingerprint), objects.clone());
         target.objects.extend(objects);
     }
+    Usage {
+        output: 0,
+        alias: (parse::RUN_ALIAS_BUDGET / 2).saturating_sub(budget.alias_left),
+        payload: (parse::RUN_PAYLOAD_BUDGET / 2).saturating_sub(budget.payload.left),
+        hit: budget.alias_hit || budget.payload.hit,
+    }
 }
 
 /// A side's files by path (where a rendered value may be written).
@@ -596,6 +704,9 @@ fn run_jobs(
     out
 }
 
+/// How the error of a render over the run's output limit starts.
+const OVER_BUDGET: &str = "not rendered: with this overlay the rendered output";
+
 /// The error for a render that would exceed the run's output limit.
 fn over_budget(limit: u64) -> String {
     format!(
@@ -611,6 +722,17 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
         let recorded = std::mem::take(&mut side.identity);
         for (root_file, listed) in recorded {
             let root = dir_of(&root_file).to_string();
+            let mut inputs = vec![root_file.clone()];
+            inputs.extend(listed.iter().map(|p| p.to_string()));
+            side.roots.push(RootInputs {
+                root: root.clone(),
+                file: root_file.clone(),
+                fingerprint: None,
+                inputs,
+                dirs: Vec::new(),
+                unrendered: failed_roots.contains(&root),
+                truncated: false,
+            });
             if failed_roots.contains(&root) {
                 continue;
             }

@@ -32,6 +32,8 @@ pub(super) struct Plan {
     pub refused: Option<(String, Location)>,
     /// Hash of the inputs: equal hashes render once for both sides.
     pub fingerprint: [u8; 32],
+    /// The folders of the closure (every file below them is an input).
+    pub dirs: Vec<String>,
 }
 
 /// The root kustomization files of a side: those no other kustomization refers to.
@@ -87,12 +89,13 @@ pub(super) fn plan(tree: &Reads, root_file: &str, side: Side) -> Plan {
         kustomizations: Vec::new(),
         refused: None,
         fingerprint: [0; 32],
+        dirs: Vec::new(),
     };
-    let dirs = p.closure(tree, side);
+    p.dirs = p.closure(tree, side);
     if p.refused.is_some() {
         return p;
     }
-    for dir in &dirs {
+    for dir in &p.dirs {
         for (path, bytes) in tree.files_under(dir).iter() {
             if p.inputs.len() >= tree::MAX_FILES {
                 break;

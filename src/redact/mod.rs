@@ -88,64 +88,33 @@ impl Redaction {
     /// Collects every private value of both sides (objects, wrapped and rendered ones, and the
     /// documents embedded in ConfigMaps).
     pub fn build(base: &Inventory, head: &Inventory, extra: &Extra) -> Self {
-        use rayon::prelude::*;
-        type Spans = Vec<((Side, String), (usize, usize))>;
+        Redaction::build_with_needles(base, head, extra).0
+    }
+
+    /// [`Redaction::build`], with each object's needles by side (base, head) and object index:
+    /// what a record keeps (hashed) of the files a scoped check leaves out.
+    pub fn build_with_needles(
+        base: &Inventory,
+        head: &Inventory,
+        extra: &Extra,
+    ) -> (Self, Needles) {
         let objects: Vec<(Side, &Object)> = [(Side::Base, base), (Side::Head, head)]
             .iter()
             .flat_map(|(side, inv)| inv.objects.iter().map(move |o| (*side, o)))
             .collect();
-        // Only Secrets and files that mention a private key can hold private values (unless the
-        // repository names more): the rest of a large fleet is not walked.
-        let key = |o: &Object| std::sync::Arc::as_ptr(o.file()) as usize;
-        let mut texts: HashMap<usize, Option<&str>> = HashMap::new();
-        for (_, o) in &objects {
-            texts
-                .entry(key(o))
-                .or_insert_with(|| o.file().text.as_deref());
-        }
-        // (file, whether it names a private key, whether it names a registry credential key)
-        let scanned: HashMap<usize, (bool, bool)> = texts
+        let in_base = base.objects.len();
+        let mut by_object: Needles = (Vec::new(), Vec::new());
+        let per_object: Vec<(Spans, Vec<String>)> = private_values(objects, extra)
             .into_iter()
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(p, text)| {
-                let found = text.map_or((true, true), mentions_private_keys);
-                (p, found)
-            })
-            .collect();
-        let marked = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.0);
-        let credentials = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.1);
-        let per_object: Vec<(Spans, Vec<String>)> = objects
-            .into_par_iter()
-            .filter(|(_, o)| o.id.kind == "Secret" || extra.fields.is_some() || marked(o))
-            .map(|(side, obj)| {
-                let mut spans: Spans = Vec::new();
-                let mut needles = Vec::new();
-                let mut found = Vec::new();
-                let parsed = obj.parsed();
-                let mut record = |span: Span| {
-                    spans.push((
-                        (side, obj.path_at(span).to_string()),
-                        (span.start.offset, span.end.offset),
-                    ));
-                };
-                walk_doc(
-                    (&obj.id.kind, &obj.id.group),
-                    parsed,
-                    extra,
-                    credentials(obj),
-                    &mut found,
-                    &mut record,
-                );
-                // Positions inside an embedded payload that could not be mapped exactly: mask
-                // the whole payload when it holds anything private.
-                mask_inexact_payloads(parsed, extra, &mut record);
-                for f in found {
-                    add_needles(&f, &mut needles);
+            .map(|(i, found)| {
+                if !found.1.is_empty() {
+                    match i.checked_sub(in_base) {
+                        None => by_object.0.push((i, found.1.clone())),
+                        Some(h) => by_object.1.push((h, found.1.clone())),
+                    }
                 }
-                (spans, needles)
+                found
             })
-            .filter(|(s, n)| !s.is_empty() || !n.is_empty())
             .collect();
         let mut spans: HashMap<(Side, String), Vec<(usize, usize)>> = HashMap::new();
         let mut needles: Vec<String> = Vec::new();
@@ -165,7 +134,7 @@ impl Redaction {
                     .ok()
             })
             .flatten();
-        Redaction { spans, matcher }
+        (Redaction { spans, matcher }, by_object)
     }
 
     /// Whether there is anything private at all (then output is left untouched).
@@ -214,6 +183,86 @@ impl Redaction {
         ranges.extend(text::heuristic(original));
         text::mask(original, ranges)
     }
+}
+
+/// Where private values are written: (side, file) and byte range.
+type Spans = Vec<((Side, String), (usize, usize))>;
+
+/// Each object's private values as they are searched for in text, by object index: the base's
+/// and the head's.
+pub type Needles = (Vec<(usize, Vec<String>)>, Vec<(usize, Vec<String>)>);
+
+/// Each object's private values, as they are searched for in text, by object index: what a
+/// scoped check must know of the files it leaves out (as keyed hashes, never the values).
+pub fn needles_by_object(inv: &Inventory, extra: &Extra) -> Vec<(usize, Vec<String>)> {
+    let objects: Vec<(Side, &Object)> = inv.objects.iter().map(|o| (Side::Head, o)).collect();
+    private_values(objects, extra)
+        .into_iter()
+        .map(|(i, (_, needles))| (i, needles))
+        .filter(|(_, n)| !n.is_empty())
+        .collect()
+}
+
+/// The spans and needles of every object that holds private values (by its index in
+/// `objects`). Only Secrets and files that mention a private key can hold private values (unless
+/// the repository names more): the rest of a large fleet is not walked.
+fn private_values(
+    objects: Vec<(Side, &Object)>,
+    extra: &Extra,
+) -> Vec<(usize, (Spans, Vec<String>))> {
+    use rayon::prelude::*;
+    let key = |o: &Object| std::sync::Arc::as_ptr(o.file()) as usize;
+    let mut texts: HashMap<usize, Option<&str>> = HashMap::new();
+    for (_, o) in &objects {
+        texts
+            .entry(key(o))
+            .or_insert_with(|| o.file().text.as_deref());
+    }
+    // (file, whether it names a private key, whether it names a registry credential key)
+    let scanned: HashMap<usize, (bool, bool)> = texts
+        .into_iter()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(p, text)| {
+            let found = text.map_or((true, true), mentions_private_keys);
+            (p, found)
+        })
+        .collect();
+    let marked = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.0);
+    let credentials = |o: &Object| scanned.get(&key(o)).is_none_or(|m| m.1);
+    objects
+        .into_par_iter()
+        .enumerate()
+        .filter(|(_, (_, o))| o.id.kind == "Secret" || extra.fields.is_some() || marked(o))
+        .map(|(i, (side, obj))| {
+            let mut spans: Spans = Vec::new();
+            let mut needles = Vec::new();
+            let mut found = Vec::new();
+            let parsed = obj.parsed();
+            let mut record = |span: Span| {
+                spans.push((
+                    (side, obj.path_at(span).to_string()),
+                    (span.start.offset, span.end.offset),
+                ));
+            };
+            walk_doc(
+                (&obj.id.kind, &obj.id.group),
+                parsed,
+                extra,
+                credentials(obj),
+                &mut found,
+                &mut record,
+            );
+            // Positions inside an embedded payload that could not be mapped exactly: mask
+            // the whole payload when it holds anything private.
+            mask_inexact_payloads(parsed, extra, &mut record);
+            for f in found {
+                add_needles(&f, &mut needles);
+            }
+            (i, (spans, needles))
+        })
+        .filter(|(_, (s, n))| !s.is_empty() || !n.is_empty())
+        .collect()
 }
 
 /// Whether a file's text names a key under which private values live anywhere (Secrets aside):
@@ -613,8 +662,8 @@ fn split(pointer: &str) -> Vec<String> {
         .collect()
 }
 
-/// Scrubs every free text of the outcome (findings, forecast causes, changed fields): nothing a
-/// report prints can carry a private value.
+/// Masks every private value in the free text of findings, forecast and changes (a fix that
+/// would write one, or whose title shows one, is dropped: a masked edit cannot be applied).
 pub fn outcome(
     redaction: &Redaction,
     diagnostics: &mut [Diagnostic],
@@ -624,21 +673,7 @@ pub fn outcome(
     if redaction.matcher.is_none() {
         return;
     }
-    for d in diagnostics {
-        redaction.scrub_in_place(&mut d.message);
-        for s in d
-            .label
-            .iter_mut()
-            .chain(d.help.iter_mut())
-            .chain(d.notes.iter_mut())
-        {
-            redaction.scrub_in_place(s);
-        }
-        for r in &mut d.related {
-            redaction.scrub_in_place(&mut r.message);
-        }
-        // An edit that would write a private value (or whose title shows one) is dropped: a
-        // masked replacement cannot be applied.
+    for d in diagnostics.iter_mut() {
         if let Some(fix) = &d.fix {
             let (mut title, mut replacement) = (fix.title.clone(), fix.replacement.clone());
             redaction.scrub_in_place(&mut title);
@@ -648,24 +683,51 @@ pub fn outcome(
             }
         }
     }
+    texts(diagnostics, forecast, diff, &mut |s| {
+        redaction.scrub_in_place(s)
+    });
+}
+
+/// Every free text of findings (fixes aside), forecast and changes that a report prints: what
+/// [`outcome`] masks, and what a scoped check probes for values it cannot mask itself.
+pub fn texts(
+    diagnostics: &mut [Diagnostic],
+    forecast: &mut [Impact],
+    diff: &mut Diff,
+    f: &mut dyn FnMut(&mut String),
+) {
+    for d in diagnostics {
+        f(&mut d.message);
+        for s in d
+            .label
+            .iter_mut()
+            .chain(d.help.iter_mut())
+            .chain(d.notes.iter_mut())
+        {
+            f(s);
+        }
+        for r in &mut d.related {
+            f(&mut r.message);
+        }
+    }
     for i in forecast {
         for c in &mut i.causes {
-            redaction.scrub_in_place(&mut c.summary);
+            f(&mut c.summary);
         }
-        redaction.scrub_in_place(&mut i.when.reason);
+        f(&mut i.when.reason);
         if let Some(r) = &mut i.rollout {
-            redaction.scrub_in_place(&mut r.summary);
+            f(&mut r.summary);
         }
     }
     for c in &mut diff.changes {
-        for f in &mut c.fields {
-            for s in f
+        for field in &mut c.fields {
+            for s in field
                 .before
                 .iter_mut()
-                .chain(f.after.iter_mut())
-                .chain(f.text_diff.iter_mut())
+                .chain(field.after.iter_mut())
+                .chain(field.text_diff.iter_mut())
             {
-                redaction.scrub_in_place(s);
+                f(s);
             }
         }
     }

@@ -205,6 +205,8 @@ pub(crate) mod tests {
             head_info: info("working tree"),
             has_base: true,
             files: Default::default(),
+            file_count: 0,
+            object_count: 0,
             base: Default::default(),
             head: Default::default(),
             diff: Default::default(),

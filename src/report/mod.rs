@@ -46,8 +46,8 @@ pub fn counts(o: &Outcome) -> Counts {
             .count()
     };
     Counts {
-        files: o.files.head.len(),
-        objects: o.head.objects.len(),
+        files: o.file_count,
+        objects: o.object_count,
         errors: by(Severity::Error),
         warnings: by(Severity::Warning),
         infos: by(Severity::Info),

@@ -64,6 +64,22 @@ pub struct Holder {
     pub policy: Option<usize>,
 }
 
+/// Whether a side uses change-management policies or stanzas at all: then when a rollout may
+/// start, and the W1xx checks, read across the whole repository (nearest policy by folder,
+/// pools and ClusterVersions of other folders, bypass annotations by name).
+pub fn in_use(inv: &Inventory) -> bool {
+    inv.objects.iter().any(|o| {
+        matches!(
+            o.id.kind.as_str(),
+            "ChangeManagementPolicy" | "HostedChangeManagementPolicy"
+        ) || (HolderKind::of(&o.id.group, &o.id.kind).is_some()
+            && o.root()
+                .path(&["spec"])
+                .and_then(|s| s.entry("changeManagement"))
+                .is_some())
+    })
+}
+
 /// Policies and stanzas of a side.
 pub struct Model {
     /// Every policy.

@@ -211,33 +211,12 @@ fn load_git(repo: &Repository, req: &CompareRequest, kept: &mut Kept) -> Result<
         max,
         shared: &head.files,
     };
-    let base = if req.no_base {
-        None
-    } else if let Some(rev) = &req.base {
-        Some(resolve_base(
-            repo,
-            rev,
-            head_for_merge_base,
-            req.merge_base,
-            read,
-            kept,
-        )?)
-    } else if let Some(rev) = &req.head {
-        Some(parent_snapshot(
-            repo,
-            &resolve_commit(repo, rev)?,
-            &format!("{rev}^"),
-            read,
-            kept,
-        )?)
-    } else {
-        match &head_commit {
-            None => None,
-            Some(commit) if req.staged || worktree_has_manifest_changes(repo, &scope) => {
-                Some(tree_snapshot(repo, commit, "HEAD", read, kept)?)
-            }
-            Some(commit) => Some(parent_snapshot(repo, commit, "HEAD^", read, kept)?),
+    let base = match base_rev(repo, req, head_for_merge_base, head_commit.as_ref(), &scope)? {
+        None => None,
+        Some(BaseRev::Commit(commit, label)) => {
+            Some(tree_snapshot(repo, &commit, &label, read, kept)?)
         }
+        Some(BaseRev::Empty(label)) => Some(Snapshot::empty(label)),
     };
     let has_base = base.is_some();
     let base = base.unwrap_or_else(|| {
@@ -284,7 +263,11 @@ fn lay_over(files: &mut Vec<SourceFile>, overlay: &Overlay, root: &Path, scope: 
 }
 
 /// The path prefix (relative to the repository root) that PATH selects.
-fn scope_of(repo: &Repository, workdir: Option<&Path>, path: &Path) -> Result<String, Fatal> {
+pub(super) fn scope_of(
+    repo: &Repository,
+    workdir: Option<&Path>,
+    path: &Path,
+) -> Result<String, Fatal> {
     let Some(workdir) = workdir else {
         return Ok(String::new());
     };
@@ -315,7 +298,7 @@ fn scope_of(repo: &Repository, workdir: Option<&Path>, path: &Path) -> Result<St
         .join("/"))
 }
 
-fn short(oid: Oid) -> String {
+pub(super) fn short(oid: Oid) -> String {
     oid.to_string().chars().take(7).collect()
 }
 
@@ -334,7 +317,7 @@ fn git_fatal(what: &str, err: git2::Error) -> Fatal {
     )
 }
 
-fn resolve_commit<'r>(repo: &'r Repository, rev: &str) -> Result<Commit<'r>, Fatal> {
+pub(super) fn resolve_commit<'r>(repo: &'r Repository, rev: &str) -> Result<Commit<'r>, Fatal> {
     let obj =
         match repo.revparse_single(rev) {
             Ok(obj) => obj,
@@ -352,15 +335,48 @@ fn resolve_commit<'r>(repo: &'r Repository, rev: &str) -> Result<Commit<'r>, Fat
     })
 }
 
+/// Which revision the base side is, before anything of it is read.
+pub(super) enum BaseRev<'r> {
+    /// A commit's tree, with the label reports give it.
+    Commit(Commit<'r>, String),
+    /// Nothing: the head is the first commit (the label says so).
+    Empty(String),
+}
+
+/// The base the request names, or the one it implies (`HEAD^`, `HEAD` when the working tree or
+/// the index holds the change, the head's parent); `None` without a base.
+pub(super) fn base_rev<'r>(
+    repo: &'r Repository,
+    req: &CompareRequest,
+    head_for_merge_base: Option<Oid>,
+    head_commit: Option<&Commit<'r>>,
+    scope: &str,
+) -> Result<Option<BaseRev<'r>>, Fatal> {
+    if req.no_base {
+        return Ok(None);
+    }
+    if let Some(rev) = &req.base {
+        return resolve_base(repo, rev, head_for_merge_base, req.merge_base).map(Some);
+    }
+    if let Some(rev) = &req.head {
+        return parent_rev(repo, &resolve_commit(repo, rev)?, &format!("{rev}^")).map(Some);
+    }
+    match head_commit {
+        None => Ok(None),
+        Some(commit) if req.staged || worktree_has_manifest_changes(repo, scope) => {
+            Ok(Some(BaseRev::Commit(commit.clone(), "HEAD".into())))
+        }
+        Some(commit) => parent_rev(repo, commit, "HEAD^").map(Some),
+    }
+}
+
 /// `--base REV`: a branch means the merge-base with the head, like `git diff main...HEAD`.
-fn resolve_base(
-    repo: &Repository,
+fn resolve_base<'r>(
+    repo: &'r Repository,
     rev: &str,
     head: Option<Oid>,
     merge_base: bool,
-    read: Reading<'_>,
-    kept: &mut Kept,
-) -> Result<Snapshot, Fatal> {
+) -> Result<BaseRev<'r>, Fatal> {
     // `actions/checkout` clones hold no local `main`, only `origin/main`: a branch name that
     // names no revision here is looked up as the remote-tracking branch of `origin`.
     let remote = format!("origin/{rev}");
@@ -397,31 +413,23 @@ fn resolve_base(
         let base_commit = repo
             .find_commit(base)
             .map_err(|_| shallow_fatal(&base.to_string()))?;
-        return tree_snapshot(
-            repo,
-            &base_commit,
-            &format!("merge-base of {rev}"),
-            read,
-            kept,
-        );
+        return Ok(BaseRev::Commit(base_commit, format!("merge-base of {rev}")));
     }
-    tree_snapshot(repo, &commit, rev, read, kept)
+    Ok(BaseRev::Commit(commit, rev.to_string()))
 }
 
-fn parent_snapshot(
-    repo: &Repository,
-    commit: &Commit<'_>,
+fn parent_rev<'r>(
+    repo: &'r Repository,
+    commit: &Commit<'r>,
     label: &str,
-    read: Reading<'_>,
-    kept: &mut Kept,
-) -> Result<Snapshot, Fatal> {
+) -> Result<BaseRev<'r>, Fatal> {
     match commit.parent_ids().next() {
         Some(parent) => match repo.find_commit(parent) {
-            Ok(parent) => tree_snapshot(repo, &parent, label, read, kept),
+            Ok(parent) => Ok(BaseRev::Commit(parent, label.to_string())),
             Err(_) => Err(shallow_fatal(label)),
         },
         None if repo.is_shallow() => Err(shallow_fatal(label)),
-        None => Ok(Snapshot::empty(format!(
+        None => Ok(BaseRev::Empty(format!(
             "nothing ({} is the first commit)",
             short(commit.id())
         ))),

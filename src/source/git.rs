@@ -300,7 +300,7 @@ pub fn read_index(
     Ok(files)
 }
 
-fn read_blob(odb: &git2::Odb<'_>, id: Oid, max: u64) -> Content {
+pub(super) fn read_blob(odb: &git2::Odb<'_>, id: Oid, max: u64) -> Content {
     match odb.read_header(id) {
         Ok((size, _)) if size as u64 > max => Content::TooLarge {
             size: size as u64,
@@ -323,7 +323,7 @@ fn read_blob(odb: &git2::Odb<'_>, id: Oid, max: u64) -> Content {
     }
 }
 
-fn in_scope(path: &str, scope: &str) -> bool {
+pub(super) fn in_scope(path: &str, scope: &str) -> bool {
     scope.is_empty()
         || path == scope
         || path

@@ -8,6 +8,7 @@ mod compare;
 mod dir;
 mod git;
 mod links;
+pub mod subset;
 
 pub use compare::{load, load_reusing, CompareRequest, Kept, Loaded};
 
@@ -144,6 +145,16 @@ impl Snapshot {
             files: Vec::new(),
         }
     }
+}
+
+/// The path prefix (relative to its repository's root) a folder inside a repository selects:
+/// `""` for the whole repository, or outside any repository.
+pub fn scope_of_path(path: &std::path::Path) -> Result<String, crate::Fatal> {
+    let Ok(repo) = git2::Repository::discover(path) else {
+        return Ok(String::new());
+    };
+    let workdir = repo.workdir().map(std::path::Path::to_path_buf);
+    compare::scope_of(&repo, workdir.as_deref(), path)
 }
 
 /// Which files are manifests nodecast reads: `.yaml`, `.yml` and `.json`.

@@ -62,7 +62,7 @@ pub struct Applied {
     /// The findings to report.
     pub diagnostics: Vec<Diagnostic>,
     /// Findings dropped by suppression comments.
-    pub suppressed: usize,
+    pub suppressed: Vec<Diagnostic>,
     /// Findings dropped because the baseline holds them.
     pub baselined: usize,
 }

@@ -149,16 +149,17 @@ impl Suppression {
     }
 }
 
-/// Drops suppressed findings; adds C103 (no reason, malformed) and C104 (suppresses nothing).
+/// Drops suppressed findings (returned second, so a revision's record can say whose they were);
+/// adds C103 (no reason, malformed) and C104 (suppresses nothing).
 pub fn apply(
     files: &[FileEntry],
     diagnostics: Vec<Diagnostic>,
     known: &[&crate::code::Code],
-) -> (Vec<Diagnostic>, usize) {
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let (sups, bad) = scan(files);
     let mut used: Vec<Vec<bool>> = sups.iter().map(|s| vec![false; s.codes.len()]).collect();
     let mut kept = Vec::new();
-    let mut suppressed = 0;
+    let mut suppressed = Vec::new();
     for d in diagnostics {
         let mut hit = false;
         for (i, s) in sups.iter().enumerate() {
@@ -170,7 +171,7 @@ pub fn apply(
             }
         }
         if hit {
-            suppressed += 1;
+            suppressed.push(d);
         } else {
             kept.push(d);
         }

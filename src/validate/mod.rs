@@ -18,6 +18,8 @@ pub(crate) mod lazy_pattern;
 mod locate;
 mod sops;
 mod store;
+
+pub use store::build;
 mod templated;
 
 use std::path::{Path, PathBuf};
@@ -258,12 +260,21 @@ fn key_hashers() -> &'static (std::hash::RandomState, std::hash::RandomState) {
 fn fingerprint(head: &Inventory, settings: &Settings) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    h.update(format!("{settings:?}").as_bytes());
+    h.update(settings_fingerprint(settings).as_bytes());
     // Every definition (each cluster may hold its own), as `catalog_for` reads them.
     for object in head.present_of_kind("apiextensions.k8s.io", "CustomResourceDefinition") {
         h.update(object.path.as_bytes());
         h.update(object.root().to_json().to_string().as_bytes());
     }
+    format!("{:x}", h.finalize())
+}
+
+/// What results depend on beyond the repository: the settings and `--schemas DIR`'s files (each
+/// file's path, size and modification time).
+pub fn settings_fingerprint(settings: &Settings) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(format!("{settings:?}").as_bytes());
     if let Some(dir) = &settings.schemas_dir {
         for e in walkdir::WalkDir::new(dir)
             .sort_by_file_name()

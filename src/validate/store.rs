@@ -167,7 +167,7 @@ fn file_name(repository: &str, fingerprint: &str) -> String {
 }
 
 /// This build of nodecast: its version and its executable's size and modification time.
-fn build() -> &'static str {
+pub fn build() -> &'static str {
     static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BUILD.get_or_init(|| {
         let meta = std::env::current_exe()

@@ -87,8 +87,14 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
                     .filter(|p| plan.loaded.contains(p) || island(*p) == NEW_ISLAND)
                     .ok_or_else(|| {
                         Whole::because(format!(
-                            "{} comes from a producer the record does not load",
-                            o.id
+                            "{} ({}{}) comes from a producer the record does not load",
+                            o.id,
+                            o.path,
+                            o.origin
+                                .overlay
+                                .as_deref()
+                                .map(|r| format!(", rendered by {r}"))
+                                .unwrap_or_default()
                         ))
                     })
             })

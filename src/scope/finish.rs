@@ -87,14 +87,20 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
                     .filter(|p| plan.loaded.contains(p) || island(*p) == NEW_ISLAND)
                     .ok_or_else(|| {
                         Whole::because(format!(
-                            "{} ({}{}) comes from a producer the record does not load",
+                            "{} ({}{}) comes from a producer the record does not load \
+                             (the record's producers of that file: {:?})",
                             o.id,
                             o.path,
                             o.origin
                                 .overlay
                                 .as_deref()
                                 .map(|r| format!(", rendered by {r}"))
-                                .unwrap_or_default()
+                                .unwrap_or_default(),
+                            record
+                                .readers_of(&o.path)
+                                .into_iter()
+                                .map(|p| (record.producer(p), plan.loaded.contains(&p)))
+                                .collect::<Vec<_>>()
                         ))
                     })
             })

@@ -254,9 +254,19 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         Finding::of(d, &[], &ev.files.base)
     });
     if unclear.iter().any(|i| plan.evaluated.contains(i)) {
-        return Err(Whole::because(
-            "a finding of the base revision belongs to an evaluated island and another one",
-        ));
+        let which = ev
+            .base_findings
+            .iter()
+            .chain(ev.base_suppressed)
+            .find(|d| {
+                let islands = attribution.islands(d);
+                islands.len() > 1 && islands.iter().any(|i| plan.evaluated.contains(i))
+            })
+            .map(|d| format!(" ({} at {})", d.code, d.location.path))
+            .unwrap_or_default();
+        return Err(Whole::because(format!(
+            "a finding of the base revision belongs to an evaluated island and another one{which}"
+        )));
     }
     let alone: BTreeMap<u32, Found> = plan
         .evaluated

@@ -1716,3 +1716,72 @@ fn the_render_cache_gives_the_same_report_as_a_full_run() {
         assert_eq!(run(&["--no-cache"]), full, "{case}: --no-cache");
     }
 }
+
+/// Flux's layout: a namespace's folder lists each app's Flux Kustomization and renders with a
+/// transformation, so its closure is the whole folder — the nested app roots and their files
+/// come with it; a file with a template (Y005, here in a commented-out line, as home-ops has
+/// it) is read by its app's root, the namespace's root and itself. A change elsewhere (a dashboard revision) is scoped all the same — the islands of
+/// every producer whose own file the subset holds are evaluated, and a finding shared by
+/// islands that are all evaluated is the evaluation's — and reports what `--full` does.
+#[test]
+fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
+    if !require_kubectl("a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does") {
+        return;
+    }
+    let repo = repo("flux-namespace-apps");
+    let cache = tempfile::tempdir().expect("cache");
+    let cache_arg = cache.path().to_string_lossy().into_owned();
+    let args = [
+        "check",
+        "--base",
+        "HEAD^",
+        "--head",
+        "HEAD",
+        "--format",
+        "json",
+        "--now",
+        "2026-11-21T12:00:00Z",
+    ];
+    let run = |extra: &[&str]| {
+        let all: Vec<&str> = args.iter().copied().chain(extra.iter().copied()).collect();
+        let r = nodecast_env(
+            repo.path(),
+            &all,
+            &[("NODECAST_SCOPE_LOG", "1"), ("NODECAST_SCOPE_STRICT", "1")],
+        );
+        assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+        r
+    };
+    let full = run(&["--full"]);
+    let cold = run(&["--cache-dir", &cache_arg]);
+    assert!(
+        cold.stderr
+            .contains("whole: no record of the base revision"),
+        "{}",
+        cold.stderr
+    );
+    let warm = run(&["--cache-dir", &cache_arg]);
+    assert!(
+        warm.stderr
+            .contains("nodecast scope: scoped: 12 of 13 islands evaluated (3 touched)"),
+        "{}",
+        warm.stderr
+    );
+    assert_eq!(cold.stdout, full.stdout);
+    assert_eq!(warm.stdout, full.stdout);
+    let r = full.json();
+    assert_eq!(
+        diag_lines(&r),
+        Vec::<String>::new(),
+        "the templated file's findings are pre-existing"
+    );
+    assert_eq!(r["summary"]["pre_existing"], 1);
+    assert_eq!(
+        changes(&r),
+        vec![change(
+            "HelmRelease/observability/grafana",
+            "changed",
+            "kubernetes/apps/observability/grafana/app"
+        )]
+    );
+}

@@ -152,8 +152,11 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
                 continue;
             }
             return Err(Whole::because(format!(
-                "the {side}'s objects of {:?} are not where the record has them",
-                record.producer(p)
+                "the {side}'s objects of {:?} are not where the record has them \
+                 ({} objects, the record {})",
+                record.producer(p),
+                got.1,
+                record.shape_of(p).1
             )));
         }
     }
@@ -250,22 +253,19 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         return Err(Whole::because("a change cannot be read"));
     }
     // The base revision's own findings, by evaluated island: what the record knows of them.
-    let (alone, unclear) = by_island(&attribution, ev.base_findings, ev.base_suppressed, |d| {
+    let (alone, _ambiguous) = by_island(&attribution, ev.base_findings, ev.base_suppressed, |d| {
         Finding::of(d, &[], &ev.files.base)
     });
-    if unclear.iter().any(|i| plan.evaluated.contains(i)) {
-        let which = ev
-            .base_findings
-            .iter()
-            .chain(ev.base_suppressed)
-            .find(|d| {
-                let islands = attribution.islands(d);
-                islands.len() > 1 && islands.iter().any(|i| plan.evaluated.contains(i))
-            })
-            .map(|d| format!(" ({} at {})", d.code, d.location.path))
-            .unwrap_or_default();
+    // A finding several islands could have made is the evaluation's when all of them are
+    // evaluated (the record keeps such islands pending, so none of them counts it), and
+    // ambiguous otherwise.
+    if let Some(d) = ev.base_findings.iter().chain(ev.base_suppressed).find(|d| {
+        let islands = attribution.islands(d);
+        islands.len() > 1 && !islands.iter().all(|i| plan.evaluated.contains(i))
+    }) {
         return Err(Whole::because(format!(
-            "a finding of the base revision belongs to an evaluated island and another one{which}"
+            "a finding of the base revision ({} at {}) belongs to an evaluated island and one left out",
+            d.code, d.location.path
         )));
     }
     let alone: BTreeMap<u32, Found> = plan

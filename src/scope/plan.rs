@@ -105,15 +105,31 @@ pub fn plan(
             .copied()
             .filter(|i| *i == super::record::NEW_ISLAND),
     );
-    let loaded: BTreeSet<u32> = (0..record.producer_count() as u32)
-        .filter(|p| evaluated.contains(&record.island[*p as usize]) || context.contains(p))
-        .collect();
-    let files: BTreeSet<String> = loaded
-        .iter()
-        .flat_map(|&p| record.inputs_of(p))
-        .map(str::to_string)
-        .chain(changed.iter().map(|c| c.path.clone()))
-        .collect();
+    // A loaded root may read a whole folder (a rendered root's closure takes its folders), so the
+    // files loaded may hold another producer's own file (a nested root's kustomization, a file a
+    // root consumes): that producer yields its objects and findings in the evaluation too, and
+    // its island is evaluated with them, until nothing more comes in.
+    let (loaded, files) = loop {
+        let loaded: BTreeSet<u32> = (0..record.producer_count() as u32)
+            .filter(|p| evaluated.contains(&record.island[*p as usize]) || context.contains(p))
+            .collect();
+        let files: BTreeSet<String> = loaded
+            .iter()
+            .flat_map(|&p| record.inputs_of(p))
+            .map(str::to_string)
+            .chain(changed.iter().map(|c| c.path.clone()))
+            .collect();
+        let more: BTreeSet<u32> = (0..record.producer_count() as u32)
+            .filter(|p| !loaded.contains(p))
+            .filter(|&p| record.own_file(p).is_some_and(|f| files.contains(f)))
+            .map(|p| record.island[p as usize])
+            .filter(|i| !evaluated.contains(i))
+            .collect();
+        if more.is_empty() {
+            break (loaded, files);
+        }
+        evaluated.extend(more);
+    };
     Ok(Plan {
         touched,
         evaluated,

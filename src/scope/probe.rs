@@ -51,6 +51,26 @@ pub struct Probe {
     key: u64,
     lengths: Vec<usize>,
     hashes: HashSet<u64>,
+    /// A bit per hash's top bits: most positions are told apart here, without hashing the hash
+    /// again for the set (the probe looks at every position of every text for every length).
+    filter: Vec<u64>,
+}
+
+/// Bits of the filter: 2^20 (128 KiB), a few per thousand set for a record's thousands of values.
+const FILTER_BITS: u32 = 20;
+
+fn slot(h: u64) -> (usize, u64) {
+    let b = h >> (61 - FILTER_BITS);
+    ((b >> 6) as usize, 1 << (b & 63))
+}
+
+fn filter_of(hashes: &HashSet<u64>) -> Vec<u64> {
+    let mut filter = vec![0u64; 1 << (FILTER_BITS - 6)];
+    for &h in hashes {
+        let (w, bit) = slot(h);
+        filter[w] |= bit;
+    }
+    filter
 }
 
 impl Probe {
@@ -58,6 +78,7 @@ impl Probe {
     pub fn new(key: u64, lengths: &[u32], hashes: impl IntoIterator<Item = u64>) -> Self {
         let hashes: HashSet<u64> = hashes.into_iter().collect();
         Probe {
+            filter: filter_of(&hashes),
             key,
             lengths: if hashes.is_empty() {
                 Vec::new()
@@ -88,6 +109,7 @@ impl Probe {
             }
         }
         Probe {
+            filter: filter_of(&hashes),
             key: self.key,
             lengths: if hashes.is_empty() {
                 Vec::new()
@@ -118,12 +140,25 @@ impl Probe {
             d.fix
                 .as_ref()
                 .is_some_and(|f| self.hits(&f.title) || self.hits(&f.replacement))
-        }) || files
-            .base
-            .iter()
-            .chain(&files.head)
-            .filter_map(|f| f.parsed.text.as_deref())
-            .any(|t| self.hits(t))
+        }) || {
+            // A content both revisions hold is one parsed file: probed once.
+            use rayon::prelude::*;
+            let mut seen = HashSet::new();
+            let texts: Vec<&str> = files
+                .base
+                .iter()
+                .chain(&files.head)
+                .filter(|f| seen.insert(std::sync::Arc::as_ptr(&f.parsed)))
+                .filter_map(|f| f.parsed.text.as_deref())
+                .collect();
+            texts.par_iter().any(|t| self.hits(t))
+        }
+    }
+
+    /// Whether `h` is one of the hashes.
+    fn holds(&self, h: u64) -> bool {
+        let (w, bit) = slot(h);
+        self.filter[w] & bit != 0 && self.hashes.contains(&h)
     }
 
     /// Whether `text` holds, at some position, a value with one of the hashes.
@@ -136,13 +171,13 @@ impl Probe {
             // key^(len-1), to take the leaving byte out.
             let top = (1..len).fold(1, |p, _| mul(p, self.key));
             let mut h = hash(self.key, &bytes[..len]);
-            if self.hashes.contains(&h) {
+            if self.holds(h) {
                 return true;
             }
             for i in len..bytes.len() {
                 let out = mul(u64::from(bytes[i - len]) + 1, top);
                 h = add(mul(add(h, P - out), self.key), u64::from(bytes[i]) + 1);
-                if self.hashes.contains(&h) {
+                if self.holds(h) {
                     return true;
                 }
             }

@@ -230,6 +230,20 @@ impl Record {
         }
     }
 
+    /// The file whose presence makes a producer yield objects and findings: a plain file
+    /// itself, a root's kustomization (none when the record did not see it).
+    pub fn own_file(&self, p: u32) -> Option<&str> {
+        let p = p as usize;
+        match self.paths.get(p) {
+            Some(path) => Some(path.as_str()),
+            None => self
+                .root_files
+                .get(p - self.paths.len())
+                .map(String::as_str)
+                .filter(|f| !f.is_empty()),
+        }
+    }
+
     /// The shape and object count of a producer's objects (none: an empty hash and 0).
     pub fn shape_of(&self, p: u32) -> (u64, u32) {
         match self.shapes.binary_search_by_key(&p, |s| s.0) {

@@ -1717,18 +1717,11 @@ fn the_render_cache_gives_the_same_report_as_a_full_run() {
     }
 }
 
-/// Flux's layout: a namespace's folder lists each app's Flux Kustomization and renders with a
-/// transformation, so its closure is the whole folder — the nested app roots and their files
-/// come with it; a file with a template (Y005, here in a commented-out line, as home-ops has
-/// it) is read by its app's root, the namespace's root and itself. A change elsewhere (a dashboard revision) is scoped all the same — the islands of
-/// every producer whose own file the subset holds are evaluated, and a finding shared by
-/// islands that are all evaluated is the evaluation's — and reports what `--full` does.
-#[test]
-fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
-    if !require_kubectl("a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does") {
-        return;
-    }
-    let repo = repo("flux-namespace-apps");
+/// Checks the case `HEAD^..HEAD` with `--full`, then twice with one cache folder (the first
+/// whole, recording; the second scoped, with `scoped` in its log); all three give the same JSON,
+/// which is returned.
+fn scoped_like_full(case: &str, scoped: &str) -> Value {
+    let repo = repo(case);
     let cache = tempfile::tempdir().expect("cache");
     let cache_arg = cache.path().to_string_lossy().into_owned();
     let args = [
@@ -1749,7 +1742,7 @@ fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
             &all,
             &[("NODECAST_SCOPE_LOG", "1"), ("NODECAST_SCOPE_STRICT", "1")],
         );
-        assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+        assert!(r.code == 0 || r.code == 1, "{case}: {}", r.stderr);
         r
     };
     let full = run(&["--full"]);
@@ -1757,19 +1750,37 @@ fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
     assert!(
         cold.stderr
             .contains("whole: no record of the base revision"),
-        "{}",
+        "{case}: {}",
         cold.stderr
     );
     let warm = run(&["--cache-dir", &cache_arg]);
     assert!(
         warm.stderr
-            .contains("nodecast scope: scoped: 12 of 13 islands evaluated (3 touched)"),
-        "{}",
+            .contains(&format!("nodecast scope: scoped: {scoped}")),
+        "{case}: {}",
         warm.stderr
     );
-    assert_eq!(cold.stdout, full.stdout);
-    assert_eq!(warm.stdout, full.stdout);
-    let r = full.json();
+    assert_eq!(cold.stdout, full.stdout, "{case}: cold");
+    assert_eq!(warm.stdout, full.stdout, "{case}: scoped");
+    full.json()
+}
+
+/// Flux's layout: a namespace's folder lists each app's Flux Kustomization and renders with a
+/// transformation, so its closure is the whole folder — the nested app roots and their files
+/// come with it; a file with a template (Y005, here in a commented-out line, as home-ops has
+/// it) is read by its app's root, the namespace's root and itself. A change elsewhere (a
+/// dashboard revision) is scoped all the same — the islands of every producer whose own file the
+/// subset holds are evaluated, and a finding shared by islands that are all evaluated is the
+/// evaluation's — and reports what `--full` does.
+#[test]
+fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
+    if !require_kubectl("a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does") {
+        return;
+    }
+    let r = scoped_like_full(
+        "flux-namespace-apps",
+        "12 of 13 islands evaluated (3 touched)",
+    );
     assert_eq!(
         diag_lines(&r),
         Vec::<String>::new(),
@@ -1783,5 +1794,18 @@ fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
             "changed",
             "kubernetes/apps/observability/grafana/app"
         )]
+    );
+}
+
+/// The same HelmRelease in two clusters' folders makes each folder a deployment unit, and every
+/// object below it takes the unit as its scope: a change to another file of one folder is scoped
+/// with those two definitions read (they decide its scope), and reports what `--full` does.
+#[test]
+fn deployment_units_are_read_by_a_scoped_check_and_it_reports_what_a_whole_check_does() {
+    let r = scoped_like_full("sibling-units", "1 of 2 islands evaluated (1 touched)");
+    assert_eq!(diag_lines(&r), Vec::<String>::new());
+    assert_eq!(
+        changes(&r),
+        vec![change("ConfigMap/default/settings", "changed", "")]
     );
 }

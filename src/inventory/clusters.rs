@@ -160,7 +160,9 @@ pub fn split_units(
     let mut folders: HashMap<&super::ObjectId, BTreeSet<&str>> = HashMap::new();
     // Per identity: the cluster roots holding a definition, and whether one is outside them.
     let mut in_roots: HashMap<&super::ObjectId, (BTreeSet<&str>, bool)> = HashMap::new();
-    for inv in [&*base, &*head] {
+    // Per identity: its definitions (side, object), the units' sources when it makes units.
+    let mut members: HashMap<&super::ObjectId, Vec<(usize, usize)>> = HashMap::new();
+    for (side, inv) in [&*base, &*head].into_iter().enumerate() {
         for &(first, later) in &inv.duplicates {
             if inv.link_copies.contains(&later) {
                 continue;
@@ -171,6 +173,7 @@ pub fn split_units(
                 if !o.id.scope.is_empty() {
                     continue;
                 }
+                members.entry(&o.id).or_default().push((side, i));
                 let root = root_of(dir);
                 if root.is_none() {
                     folders.entry(&o.id).or_default().insert(dir);
@@ -189,19 +192,22 @@ pub fn split_units(
     // Each cluster root is a cluster of its own: the same NodePool, HostedCluster or namespaced
     // ConfigMap in two management clusters' roots (or in one and outside every root) is two
     // objects.
-    let mut units: BTreeSet<String> = in_roots
-        .into_values()
-        .filter(|(roots, outside)| roots.len() + usize::from(*outside) > 1)
-        .flat_map(|(roots, _)| roots)
-        .map(str::to_string)
-        .collect();
-    for dirs in folders.values().filter(|d| d.len() > 1) {
+    let mut sources: Vec<(usize, usize)> = Vec::new();
+    let mut units: BTreeSet<String> = BTreeSet::new();
+    for (id, (roots, outside)) in in_roots {
+        if roots.len() + usize::from(outside) > 1 {
+            units.extend(roots.into_iter().map(str::to_string));
+            sources.extend(members.get(id).into_iter().flatten());
+        }
+    }
+    for (id, dirs) in folders.iter().filter(|(_, d)| d.len() > 1) {
         let together = applications
             .iter()
             .any(|app| dirs.iter().all(|d| *d == app || under(d, app)));
         if together {
             continue;
         }
+        sources.extend(members.get(id).into_iter().flatten());
         let common = dirs
             .iter()
             .copied()
@@ -218,6 +224,16 @@ pub fn split_units(
                 units.insert(unit.to_string());
             }
         }
+    }
+    for (side, inv) in [&mut *base, &mut *head].into_iter().enumerate() {
+        let mut own: Vec<usize> = sources
+            .iter()
+            .filter(|(s, _)| *s == side)
+            .map(|(_, i)| *i)
+            .collect();
+        own.sort_unstable();
+        own.dedup();
+        inv.unit_sources = own;
     }
     if units.is_empty() {
         return units;

@@ -195,6 +195,9 @@ pub struct Inventory {
     /// What decoding carried objects used of the revision's shared budget (alias nodes, payload
     /// bytes, whether it ran out): a budget decides nothing until it runs out.
     pub carried_budget: (usize, u64, bool),
+    /// The objects whose definitions made deployment units ([`clusters::split_units`]), sorted:
+    /// every object's scope below a unit depends on them, so a scoped check always reads them.
+    pub unit_sources: Vec<usize>,
 }
 
 /// Settles what each side holds once both sides are known, since each depends on the other:

@@ -355,12 +355,15 @@ impl Record {
             .map(|(p, h)| (p, h.into_iter().collect()))
             .collect();
         record.probe_lengths = lengths.into_iter().collect();
+        // The definitions that made deployment units are read by every evaluation too: each
+        // object's scope below a unit depends on them.
         record.context = inv
             .objects
             .iter()
             .enumerate()
             .filter(|(_, o)| is_context(o))
             .map(|(i, _)| object_producer[i])
+            .chain(inv.unit_sources.iter().map(|&i| object_producer[i]))
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();

@@ -1718,25 +1718,19 @@ fn the_render_cache_gives_the_same_report_as_a_full_run() {
 }
 
 /// Checks the case `HEAD^..HEAD` with `--full`, then twice with one cache folder (the first
-/// whole, recording; the second scoped, with `scoped` in its log); all three give the same JSON,
-/// which is returned.
-fn scoped_like_full(case: &str, scoped: &str) -> Value {
+/// whole, recording; the second with `decided` in its scope log: scoped, or whole and why); all
+/// three give the same JSON, which is returned.
+fn scoped_like_full(case: &str, decided: &str) -> Value {
     let repo = repo(case);
     let cache = tempfile::tempdir().expect("cache");
     let cache_arg = cache.path().to_string_lossy().into_owned();
-    let args = [
-        "check",
-        "--base",
-        "HEAD^",
-        "--head",
-        "HEAD",
-        "--format",
-        "json",
-        "--now",
-        "2026-11-21T12:00:00Z",
-    ];
     let run = |extra: &[&str]| {
-        let all: Vec<&str> = args.iter().copied().chain(extra.iter().copied()).collect();
+        let all: Vec<&str> = COMPARE_COMMITS_JSON
+            .iter()
+            .copied()
+            .chain(["--now", "2026-11-21T12:00:00Z"])
+            .chain(extra.iter().copied())
+            .collect();
         let r = nodecast_env(
             repo.path(),
             &all,
@@ -1755,13 +1749,12 @@ fn scoped_like_full(case: &str, scoped: &str) -> Value {
     );
     let warm = run(&["--cache-dir", &cache_arg]);
     assert!(
-        warm.stderr
-            .contains(&format!("nodecast scope: scoped: {scoped}")),
+        warm.stderr.contains(&format!("nodecast scope: {decided}")),
         "{case}: {}",
         warm.stderr
     );
     assert_eq!(cold.stdout, full.stdout, "{case}: cold");
-    assert_eq!(warm.stdout, full.stdout, "{case}: scoped");
+    assert_eq!(warm.stdout, full.stdout, "{case}: warm");
     full.json()
 }
 
@@ -1779,7 +1772,7 @@ fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
     }
     let r = scoped_like_full(
         "flux-namespace-apps",
-        "12 of 13 islands evaluated (3 touched)",
+        "scoped: 12 of 13 islands evaluated (3 touched)",
     );
     assert_eq!(
         diag_lines(&r),
@@ -1802,10 +1795,34 @@ fn a_flux_namespace_folder_is_scoped_and_reports_what_a_whole_check_does() {
 /// with those two definitions read (they decide its scope), and reports what `--full` does.
 #[test]
 fn deployment_units_are_read_by_a_scoped_check_and_it_reports_what_a_whole_check_does() {
-    let r = scoped_like_full("sibling-units", "1 of 2 islands evaluated (1 touched)");
+    let r = scoped_like_full(
+        "sibling-units",
+        "scoped: 1 of 2 islands evaluated (1 touched)",
+    );
     assert_eq!(diag_lines(&r), Vec::<String>::new());
     assert_eq!(
         changes(&r),
         vec![change("ConfigMap/default/settings", "changed", "")]
+    );
+}
+
+/// A change that pastes a Secret's value into a ConfigMap of another folder: the scoped check
+/// does not read the Secret's file, so it cannot mask the value itself; the record's keyed hash
+/// of it finds the value in the change it would print, and the check is whole — which masks it,
+/// as `--full` does. The value is printed nowhere.
+#[test]
+fn a_private_value_of_a_file_a_scoped_check_left_out_makes_it_whole_and_is_masked() {
+    let r = scoped_like_full(
+        "private-value-elsewhere",
+        "whole: a text may show a private value of a file left out",
+    );
+    assert!(!r.to_string().contains("hunter2-Quartz-9f8e7d"), "{r}");
+    assert_eq!(
+        changes(&r),
+        vec![change("ConfigMap/default/settings", "changed", "")]
+    );
+    assert_eq!(
+        fields(&r, 0),
+        vec![field("/data/dsn", "clusters/b/settings.yaml", 10, 8)]
     );
 }

@@ -1760,8 +1760,8 @@ fn scoped_like_full(case: &str, decided: &str) -> Value {
 
 /// Flux's layout: a namespace's folder lists each app's Flux Kustomization and renders with a
 /// transformation, so its closure is the whole folder — the nested app roots and their files
-/// come with it; a file with a template (Y005, here in a commented-out line, as home-ops has
-/// it) is read by its app's root, the namespace's root and itself. A change elsewhere (a
+/// come with it; a file with a template (Y005, a Helm value in a label) is read by its app's
+/// root, the namespace's root and itself. A change elsewhere (a
 /// dashboard revision) is scoped all the same — the islands of every producer whose own file the
 /// subset holds are evaluated, and a finding shared by islands that are all evaluated is the
 /// evaluation's — and reports what `--full` does.

@@ -8,12 +8,13 @@ pub mod data_url;
 mod embedded;
 mod ignition;
 pub mod role;
+mod template;
 mod unread;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use nodecast_yaml::{Document, Node, Options, Pos, Problem, ProblemKind, ScalarStyle, Span};
+use nodecast_yaml::{Document, Node, Options, Pos, Problem, ProblemKind, Span};
 use rayon::prelude::*;
 
 pub use embedded::Embedded;
@@ -565,74 +566,26 @@ pub(crate) fn ignition_of(root: Node<'_>, budget: &mut Budget) -> Vec<IgnitionFi
     ignition::decode(root, &mut budget.payload)
 }
 
-/// The first Go/Helm template action that is not inside a quoted or block string value.
-///
-/// A `{{ $labels.instance }}` inside a Prometheus rule's block scalar is data, not templating; a
-/// `{{ .Values.x }}` in a plain value or a line of its own (which usually breaks the YAML) is.
+/// The first template action a renderer would execute ([`template::actions`]).
 fn template_action(text: &str, parsed: &nodecast_yaml::Parsed) -> Option<Span> {
-    let first = text.find("{{")?;
-    let index = nodecast_yaml::LineIndex::new(text);
-    let span_at = |offset: usize| {
-        let start = index.pos(text, offset);
-        let end = index.pos(text, offset + 2);
-        Span { start, end }
-    };
-    if parsed
-        .problems
-        .iter()
-        .any(|p| p.kind == ProblemKind::Syntax)
-    {
-        return Some(span_at(first));
-    }
-    let mut protected: Vec<(usize, usize)> = Vec::new();
-    for doc in &parsed.documents {
-        collect_string_spans(doc.root(), &mut protected);
-    }
-    text.match_indices("{{")
-        .map(|(i, _)| i)
-        .find(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
-        .map(span_at)
+    let first = *template::actions(text, parsed).first()?;
+    Some(template_actions_at(text, &[first])[0])
 }
 
-/// Every template action (`{{`) outside quoted or block string values, as spans.
+/// Every template action a renderer would execute ([`template::actions`]), as spans.
 fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
-    let index = nodecast_yaml::LineIndex::new(text);
-    let span_at = |offset: usize| Span {
-        start: index.pos(text, offset),
-        end: index.pos(text, offset + 2),
-    };
-    let broken = parsed
-        .problems
-        .iter()
-        .any(|p| p.kind == ProblemKind::Syntax);
-    let mut protected: Vec<(usize, usize)> = Vec::new();
-    if !broken {
-        for doc in &parsed.documents {
-            collect_string_spans(doc.root(), &mut protected);
-        }
-    }
-    text.match_indices("{{")
-        .map(|(i, _)| i)
-        .filter(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
-        .map(span_at)
-        .collect()
+    template_actions_at(text, &template::actions(text, parsed))
 }
 
-fn collect_string_spans(node: Node<'_>, out: &mut Vec<(usize, usize)>) {
-    match node.kind() {
-        nodecast_yaml::NodeKind::Scalar { style, .. } => {
-            if style != ScalarStyle::Plain {
-                out.push((node.span().start.offset, node.span().end.offset));
-            }
-        }
-        nodecast_yaml::NodeKind::Seq(items) => {
-            items.iter().for_each(|n| collect_string_spans(n, out))
-        }
-        nodecast_yaml::NodeKind::Map(entries) => entries.iter().for_each(|e| {
-            collect_string_spans(e.key, out);
-            collect_string_spans(e.value, out);
-        }),
-    }
+fn template_actions_at(text: &str, offsets: &[usize]) -> Vec<Span> {
+    let index = nodecast_yaml::LineIndex::new(text);
+    offsets
+        .iter()
+        .map(|&offset| Span {
+            start: index.pos(text, offset),
+            end: index.pos(text, offset + 2),
+        })
+        .collect()
 }
 
 /// `apiVersion` and `kind` strings of a document, when both are strings.

@@ -202,6 +202,39 @@ pub fn informs_only(inv: &super::Inventory, obj: &Object) -> bool {
     written_remediation(inv, obj).is_some_and(|a| a.is_none_or(|a| a == "inform"))
 }
 
+/// Whether an ACM object template only checks an object's status: beside `apiVersion`, `kind`,
+/// the name and the namespace it holds nothing but `status`, which ACM compares and never writes
+/// (the "create it, then check it" idiom, whose check template the parent Policy's `enforce`
+/// overrides all the same). Such a template defines nothing.
+pub fn checks_status_only(obj: &Object) -> bool {
+    if !in_object_templates(obj) {
+        return false;
+    }
+    let nodecast_yaml::NodeKind::Map(entries) = obj.root().kind() else {
+        return false;
+    };
+    let mut status = false;
+    for e in entries.iter() {
+        match e.key.as_str() {
+            Some("apiVersion" | "kind") => {}
+            Some("status") => status = true,
+            Some("metadata") => {
+                let nodecast_yaml::NodeKind::Map(meta) = e.value.kind() else {
+                    return false;
+                };
+                if !meta
+                    .iter()
+                    .all(|m| matches!(m.key.as_str(), Some("name" | "namespace")))
+                {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    status
+}
+
 /// Whether the ACM Policy that carries an object is disabled (`spec.disabled: true`): ACM does
 /// not propagate it, so nothing it carries is created or checked.
 pub fn policy_disabled(inv: &super::Inventory, obj: &Object) -> bool {

@@ -291,18 +291,29 @@ pub fn is_policy_generator(doc: Node<'_>) -> bool {
 /// The repository paths a PolicyGenerator configuration (`doc`, read from `path`) lists as
 /// manifests: `policies[].manifests[].path`, each a file or a folder ([`lists`]).
 pub fn policy_generator_manifests(doc: Node<'_>, path: &str) -> Vec<String> {
+    policy_generator_policies(doc, path)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The manifests of each policy a PolicyGenerator configuration makes (`policies[N].manifests`),
+/// as [`policy_generator_manifests`]: each policy is its own Policy, with its own placement.
+pub fn policy_generator_policies(doc: Node<'_>, path: &str) -> Vec<Vec<String>> {
     let dir = dir_of(path);
     doc.get("policies")
         .and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
-        .flat_map(|p| {
+        .map(|p| {
             p.get("manifests")
                 .and_then(Node::as_seq)
                 .unwrap_or_default()
+                .iter()
+                .filter_map(|m| m.get("path").and_then(Node::as_str))
+                .filter_map(|m| join(dir, m))
+                .collect()
         })
-        .filter_map(|m| m.get("path").and_then(Node::as_str))
-        .filter_map(|m| join(dir, m))
         .collect()
 }
 

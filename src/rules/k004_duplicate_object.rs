@@ -5,19 +5,21 @@
 //! application or ACM PolicySet. Only definitions applied together collide: the same file or
 //! folder (what `oc apply -f DIR` and an Argo CD directory application read), one standalone
 //! cluster (a folder holding its MachineConfigPool or ClusterVersion, or a `cluster-root`), one
-//! recursive Argo CD application path, one Kustomize render, one Policy or SyncSet — and within a
-//! Policy, an `inform` template only checks the object, it never applies it.
+//! recursive Argo CD application path, one Kustomize render, one Policy or SyncSet (one policy of
+//! a PolicyGenerator) — and within a Policy, an `inform` template, or one naming only the
+//! object's status, only checks the object, it never applies it.
 
 use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
 
 use super::{Context, Rule};
+use crate::classify::{Partial, Role};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::clusters::{recursive_applications, under};
 use crate::inventory::{wrapped, Inventory, Object};
-use crate::kustomize::kustomization::dir_of;
+use crate::kustomize::kustomization::{self, dir_of};
 
 /// The code this rule emits.
 pub static CODE: Code = Code {
@@ -44,6 +46,23 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let scopes = Scopes {
         clusters: crate::inventory::clusters::roots(ctx.base, ctx.head, ctx.cluster_roots),
         applications: recursive_applications(ctx.head),
+        generated: ctx
+            .head_files
+            .iter()
+            .filter(|f| f.role == Role::Partial(Partial::GeneratorManifest))
+            .map(|f| f.path.as_str())
+            .collect(),
+        policies: ctx
+            .head_files
+            .iter()
+            .flat_map(|f| {
+                f.parsed
+                    .docs
+                    .iter()
+                    .filter(|d| kustomization::is_policy_generator(d.doc.root()))
+                    .flat_map(|d| kustomization::policy_generator_policies(d.doc.root(), &f.path))
+            })
+            .collect(),
     };
     let linked: std::collections::HashSet<&str> = ctx
         .head_files
@@ -121,18 +140,33 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// What the repository says about which files are applied together.
-struct Scopes {
+struct Scopes<'a> {
     /// Standalone cluster roots (detected, or `cluster-root` globs).
     clusters: BTreeSet<String>,
     /// Source paths of Argo CD Applications that read their folder recursively.
     applications: Vec<String>,
+    /// Files a PolicyGenerator reads as manifests.
+    generated: std::collections::HashSet<&'a str>,
+    /// The manifests of each policy a PolicyGenerator makes.
+    policies: Vec<Vec<String>>,
 }
 
-impl Scopes {
+impl Scopes<'_> {
     fn applied_together(&self, inv: &Inventory, a: &Object, b: &Object) -> bool {
-        // One Policy or SyncSet (the identity's scope is the same): an inform template checks.
-        if a.origin.wrapper.is_some() {
-            return !wrapped::informs_only(inv, a) && !wrapped::informs_only(inv, b);
+        // One Policy, SyncSet or Template (the identity's scope is the same): an inform template,
+        // or one that names only the object's status, only checks. Two definitions of the wrapper
+        // in places never applied together (two components of a catalog) apply neither twice:
+        // where they are decides, as below.
+        let checks = |o: &Object| wrapped::informs_only(inv, o) || wrapped::checks_status_only(o);
+        if a.origin.wrapper.is_some() && (checks(a) || checks(b)) {
+            return false;
+        }
+        // A PolicyGenerator's manifests: each policy it makes is its own Policy, whatever folder
+        // its manifests share with another policy's.
+        if self.generated.contains(a.path.as_str()) && self.generated.contains(b.path.as_str()) {
+            let lists =
+                |p: &[String], o: &Object| p.iter().any(|l| kustomization::lists(l, &o.path));
+            return self.policies.iter().any(|p| lists(p, a) && lists(p, b));
         }
         // One Kustomize render, one file, one folder.
         if a.origin.overlay.is_some() || a.path == b.path || dir_of(&a.path) == dir_of(&b.path) {
@@ -148,7 +182,7 @@ impl Scopes {
     }
 }
 
-impl Scopes {
+impl Scopes<'_> {
     /// The standalone cluster root holding a file, if any.
     fn cluster_of<'p>(&self, path: &'p str) -> Option<&'p str> {
         let mut dir = dir_of(path);

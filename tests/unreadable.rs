@@ -575,3 +575,41 @@ fn compared_folders_follow_links_inside_and_report_links_outside() {
         r["diagnostics"]
     );
 }
+
+/// A link whose target the repository no longer holds (a catalog renamed the folder): the commit
+/// and the working tree both say the target does not exist, and how to fix it.
+#[test]
+fn a_link_whose_target_is_gone_says_so_in_the_commit_and_the_working_tree() {
+    let repo = fleet();
+    std::os::unix::fs::symlink("removed-operator", repo.path().join("renamed-operator"))
+        .expect("link");
+    repo.commit("dangling link");
+    for (args, why) in [
+        (
+            &["--no-base", "--head", "HEAD"][..],
+            "the target does not exist in this revision",
+        ),
+        (&["--no-base"][..], "the target does not exist"),
+    ] {
+        let all: Vec<&str> = ["check", "--all", "--format", "json"]
+            .iter()
+            .chain(args)
+            .copied()
+            .collect();
+        let r = nodecast(repo.path(), &all).json();
+        assert_eq!(
+            diag_lines(&r),
+            ["Y009 warning renamed-operator:null:null"],
+            "{args:?}"
+        );
+        assert_eq!(
+            r["diagnostics"][0]["message"],
+            format!("file not checked: symbolic link to `removed-operator`: {why}: not read"),
+            "{args:?}"
+        );
+        assert_eq!(
+            r["diagnostics"][0]["help"],
+            "point the link at a file or folder inside the repository, or remove it"
+        );
+    }
+}

@@ -20,13 +20,20 @@ pub static RULE: Rule = Rule { code: &CODE, check };
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {
         if let FileStatus::Unreadable { reason } = &file.parsed.status {
+            let help = if reason.starts_with("symbolic link")
+                || reason.contains("levels of symbolic links")
+            {
+                "point the link at a file or folder inside the repository, or remove it"
+            } else {
+                "make the file readable (or fetch the missing Git objects) and run again"
+            };
             out.push(
                 Diagnostic::new(
                     &CODE,
                     format!("file not checked: {reason}"),
                     Location::head_file(&file.path),
                 )
-                .help("make the file readable (or fetch the missing Git objects) and run again"),
+                .help(help),
             );
         }
     }

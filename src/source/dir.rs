@@ -70,6 +70,11 @@ fn read_link(root: &Path, link: &Path, rel: &str, max: u64, depth: u32) -> Vec<S
     }
     let resolved = match link.canonicalize() {
         Ok(p) => p,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return unread(format!(
+                "symbolic link to `{target_text}`: the target does not exist: not read"
+            ))
+        }
         Err(e) => {
             return unread(format!(
                 "symbolic link to `{target_text}` cannot be followed ({e}): not read"

@@ -61,7 +61,7 @@ fn resolve_at(
     }
     match tree.kind(&rel) {
         None => fail(format!(
-            "symbolic link to `{shown}`: the target does not exist in this revision"
+            "symbolic link to `{shown}`: the target does not exist in this revision: not read"
         )),
         Some((Kind::File, oid)) => vec![(link.to_vec(), Ok(oid))],
         Some((Kind::Link, oid)) => rebase(resolve_at(tree, &rel, oid, depth + 1), &rel, link),

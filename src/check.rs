@@ -231,6 +231,13 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
         probe: None,
     };
     let mut checked = check_loaded(options, loaded, reuse, &mut clock, mode)?;
+    if !reuse.keeping {
+        // Nothing runs after this check: what it kept for a next one goes before the record is
+        // built, the last and highest point of its memory.
+        reuse.clusters = Default::default();
+        reuse.parses = Default::default();
+        reuse.base_findings = None;
+    }
     if let Some(s) = &scoping {
         s.learn(options, &checked, reuse);
         clock.lap("record");

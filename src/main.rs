@@ -16,6 +16,21 @@ use nodecast::{catalog, check, Fatal};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `purge_delay` option (its index in `mi_option_t`, the same in mimalloc 2 and 3).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// A check frees its parse temporaries, each stage's scratch and a revision's transient data
+/// well within the second mimalloc waits before returning freed pages, so the peak held tens of
+/// megabytes nothing used (28 MiB of 365 on the large fleet); 10 ms returns them for a few
+/// hundredths of a second. `MIMALLOC_PURGE_DELAY` still decides when it is set.
+fn return_freed_memory_promptly() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: `mi_option_set` stores an integer in mimalloc's option table (read atomically
+        // where it is used); it takes no pointer and may be called at any time.
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) }
+    }
+}
+
 /// Forecast which NodePools and MachineConfigPools a manifest change rolls, and lint the manifests.
 #[derive(Parser)]
 #[command(name = "nodecast", version, about, long_about = None)]
@@ -287,6 +302,7 @@ enum ColorArg {
 }
 
 fn main() -> ExitCode {
+    return_freed_memory_promptly();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => run_check(*args),

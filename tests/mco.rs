@@ -309,3 +309,60 @@ spec:
         "8 nodes, 2 at a time: 4 waves"
     );
 }
+
+/// Kubernetes (go-yaml) reads a flow list whose closing bracket sits under its key, inside a
+/// list item (`- name: …` / `args: [` … `]`), and so does nodecast: the MachineConfig is read,
+/// the changed argument reboots its pool at its exact line, and no syntax error is reported.
+#[test]
+fn a_flow_list_closed_under_its_key_is_read_as_kubernetes_reads_it() {
+    let repo = common::Repo::new();
+    let mc = |kargs: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-worker-kargs
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  config:
+    ignition:
+      version: 3.2.0
+    storage:
+      files:
+        - path: /etc/motd
+          mode: 420
+          contents: {{ source: 'data:,hello',
+            compression: '' }}
+  kernelArguments: [
+    \"audit=1\", # kept
+{kargs}  ]
+"
+        )
+    };
+    let pool = "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: worker
+spec:
+  machineConfigSelector:
+    matchLabels:
+      machineconfiguration.openshift.io/role: worker
+";
+    repo.write("cluster/pools.yaml", pool);
+    repo.write("cluster/mc/kargs.yaml", &mc(""));
+    repo.commit("base");
+    repo.write("cluster/mc/kargs.yaml", &mc("    \"psi=1\",\n"));
+    repo.commit("psi");
+    let run = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--all", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    assert_eq!(
+        lines(&r),
+        vec!["pool cluster/worker reboot drain=true nodes=null when=now causes=cluster/mc/kargs.yaml:19:5"]
+    );
+    assert_eq!(r["diagnostics"], serde_json::json!([]));
+}

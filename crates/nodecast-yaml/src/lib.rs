@@ -16,6 +16,7 @@
 
 mod document;
 mod embedded;
+mod flow_lines;
 mod line_index;
 mod locate;
 mod node;

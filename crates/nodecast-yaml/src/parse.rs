@@ -36,13 +36,26 @@ pub fn parse(src: &str, opts: &Options) -> Parsed {
 }
 
 /// [`parse`] of a source the caller keeps (a file's text): scalars are ranges of it, not copies.
+///
+/// A flow collection whose lines are not indented past their parent (`args: [` … `]` with the
+/// bracket under the key) is read as go-yaml reads it ([`crate::flow_lines`]).
 pub fn parse_source(source: &Arc<Source>, opts: &Options) -> Parsed {
     let text = source.text().clone();
     let raw = parse_raw(&text, opts);
-    raw.finish(|d| {
-        let tree = d.tree.finish(d.root, text.clone(), source.clone());
-        Document::new(tree, d.index, d.span)
-    })
+    let finish = |raw: RawParsed| {
+        raw.finish(|d| {
+            let tree = d.tree.finish(d.root, text.clone(), source.clone());
+            Document::new(tree, d.index, d.span)
+        })
+    };
+    if let Some((joined, changed)) = crate::flow_lines::relaxed(&text, &raw, opts) {
+        let mut parsed = finish(joined);
+        if crate::flow_lines::reads_the_same(&parsed, &text, &changed) {
+            crate::flow_lines::relocate(&mut parsed, source);
+            return parsed;
+        }
+    }
+    finish(raw)
 }
 
 /// A document whose tree is not finished: its offsets are still those of the parsed text.

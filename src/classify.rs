@@ -77,7 +77,9 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(*d)) {
         return Role::Partial(Partial::KustomizeInput);
     }
-    if generated.contains(&f.path) {
+    // GitOps ZTP's source CRs (`source-crs/`): the templates PolicyGenTemplates and
+    // PolicyGenerators pick by name and fill in (`$mcp`), alternatives side by side.
+    if generated.contains(&f.path) || f.path.split('/').rev().skip(1).any(|d| d == "source-crs") {
         return Role::Partial(Partial::GeneratorManifest);
     }
     if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(*d)) {

@@ -161,12 +161,12 @@ impl Scopes<'_> {
         if a.origin.wrapper.is_some() && (checks(a) || checks(b)) {
             return false;
         }
-        // A PolicyGenerator's manifests: each policy it makes is its own Policy, whatever folder
-        // its manifests share with another policy's.
+        // A PolicyGenerator's manifests (and GitOps ZTP's source CRs): each policy it makes is
+        // its own Policy, whatever folder its manifests share with another policy's.
         if self.generated.contains(a.path.as_str()) && self.generated.contains(b.path.as_str()) {
             let lists =
                 |p: &[String], o: &Object| p.iter().any(|l| kustomization::lists(l, &o.path));
-            return self.policies.iter().any(|p| lists(p, a) && lists(p, b));
+            return a.path == b.path || self.policies.iter().any(|p| lists(p, a) && lists(p, b));
         }
         // One Kustomize render, one file, one folder.
         if a.origin.overlay.is_some() || a.path == b.path || dir_of(&a.path) == dir_of(&b.path) {

@@ -217,6 +217,17 @@ impl<'a> Context<'a> {
             for f in &d.doc.ignition {
                 let Err(error) = &f.decoded else { continue };
                 let span = d.doc.ignition_span(f);
+                // A placeholder a generator fills in (`base64,$data`, `{{hub … hub}}`) is not
+                // the payload the cluster receives: nothing to decode yet.
+                let written = d
+                    .doc
+                    .doc
+                    .source()
+                    .text()
+                    .get(span.start.offset..span.end.offset);
+                if written.is_some_and(crate::placeholder::is_templated) {
+                    continue;
+                }
                 let path = d.path_at(span);
                 if !seen.insert((path, span, name)) {
                     continue;

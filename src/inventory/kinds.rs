@@ -199,6 +199,26 @@ pub fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")
 }
 
+/// Whether every OpenShift cluster already holds the object (the installer creates it): the
+/// cluster configuration singletons (`config.openshift.io`, named `cluster`; ClusterVersion
+/// `version`) and the operators' (`operator.openshift.io`, named `cluster`; the default
+/// IngressController). A manifest of one is applied onto the existing object, so it need not
+/// repeat what the cluster already set (ClusterVersion's `spec.clusterID`).
+pub fn always_exists(id: &super::ObjectId) -> bool {
+    match id.group.as_str() {
+        "config.openshift.io" => {
+            id.name == "cluster" || (id.kind == "ClusterVersion" && id.name == "version")
+        }
+        "operator.openshift.io" => {
+            id.name == "cluster"
+                || (id.kind == "IngressController"
+                    && id.name == "default"
+                    && id.namespace.as_deref() == Some("openshift-ingress-operator"))
+        }
+        _ => false,
+    }
+}
+
 /// Whether objects of this kind have no namespace, as the API server defines it.
 ///
 /// `ChangeManagementPolicy` is namespaced in revisions 4–5 of the enhancement's API: it is kept

@@ -393,10 +393,13 @@ pub fn run_reusing(
     // files': Kustomize's input, not objects, checked for what they hold whether or not their
     // overlay renders — a rendered object's finding on a patched value lands on the same line
     // and is reported once), so a fleet's targets are never all held at once.
-    let of_objects = head
-        .objects
-        .par_iter()
-        .flat_map_iter(|object| targets_of(object, base, &sets, patches.contains(&object.path)));
+    let of_objects = head.objects.par_iter().flat_map_iter(|object| {
+        // An object every cluster already holds is applied onto it: checked for what it
+        // holds, like a patch.
+        let partial =
+            patches.contains(&object.path) || crate::inventory::kinds::always_exists(&object.id);
+        targets_of(object, base, &sets, partial)
+    });
     let of_patches = head_files
         .par_iter()
         .filter(|f| patches.contains(&f.path))

@@ -227,18 +227,24 @@ fn kustomize_files(files: &[FileEntry]) -> Kustomize {
     out
 }
 
-/// Paths of the manifests every `PolicyGenerator` of a side lists.
-fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
-    let listed: Vec<String> = files
+/// The manifests of each policy every `PolicyGenerator` of a side makes (each policy is its own
+/// Policy, with its own placement).
+pub fn generator_policies(files: &[FileEntry]) -> Vec<Vec<String>> {
+    files
         .iter()
         .flat_map(|f| {
             f.parsed
                 .docs
                 .iter()
                 .filter(|d| kustomization::is_policy_generator(d.doc.root()))
-                .flat_map(|d| kustomization::policy_generator_manifests(d.doc.root(), &f.path))
+                .flat_map(|d| kustomization::policy_generator_policies(d.doc.root(), &f.path))
         })
-        .collect();
+        .collect()
+}
+
+/// Paths of the manifests every `PolicyGenerator` of a side lists.
+fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
+    let listed: Vec<String> = generator_policies(files).into_iter().flatten().collect();
     if listed.is_empty() {
         return BTreeSet::new();
     }

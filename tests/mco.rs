@@ -241,6 +241,18 @@ fn demo_standalone_forecast_matches_its_readme() {
     );
 }
 
+/// The worker pool of a standalone cluster, a quarter of its nodes at a time.
+const WORKER_POOL: &str = "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: worker
+spec:
+  maxUnavailable: 25%
+  machineConfigSelector:
+    matchLabels:
+      machineconfiguration.openshift.io/role: worker
+";
+
 /// In a real Git repository, clusters are named by their folder relative to the repository root,
 /// also when nodecast runs on a subfolder, and a pool's name may be qualified by its cluster in
 /// `--assume-nodes`.
@@ -260,16 +272,7 @@ spec:
 {kargs}"
         )
     };
-    let pool = "apiVersion: machineconfiguration.openshift.io/v1
-kind: MachineConfigPool
-metadata:
-  name: worker
-spec:
-  maxUnavailable: 25%
-  machineConfigSelector:
-    matchLabels:
-      machineconfiguration.openshift.io/role: worker
-";
+    let pool = WORKER_POOL;
     for c in ["clusters/prod", "clusters/stage"] {
         repo.write(&format!("{c}/pools.yaml"), pool);
         repo.write(&format!("{c}/mc/kargs.yaml"), &mc("  - audit=1\n"));
@@ -340,16 +343,7 @@ spec:
 "
         )
     };
-    let pool = "apiVersion: machineconfiguration.openshift.io/v1
-kind: MachineConfigPool
-metadata:
-  name: worker
-spec:
-  machineConfigSelector:
-    matchLabels:
-      machineconfiguration.openshift.io/role: worker
-";
-    repo.write("cluster/pools.yaml", pool);
+    repo.write("cluster/pools.yaml", WORKER_POOL);
     repo.write("cluster/mc/kargs.yaml", &mc(""));
     repo.commit("base");
     repo.write("cluster/mc/kargs.yaml", &mc("    \"psi=1\",\n"));

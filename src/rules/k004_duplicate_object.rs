@@ -52,17 +52,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|f| f.role == Role::Partial(Partial::GeneratorManifest))
             .map(|f| f.path.as_str())
             .collect(),
-        policies: ctx
-            .head_files
-            .iter()
-            .flat_map(|f| {
-                f.parsed
-                    .docs
-                    .iter()
-                    .filter(|d| kustomization::is_policy_generator(d.doc.root()))
-                    .flat_map(|d| kustomization::policy_generator_policies(d.doc.root(), &f.path))
-            })
-            .collect(),
+        policies: crate::classify::generator_policies(ctx.head_files),
     };
     let linked: std::collections::HashSet<&str> = ctx
         .head_files

@@ -79,7 +79,7 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     }
     // GitOps ZTP's source CRs (`source-crs/`): the templates PolicyGenTemplates and
     // PolicyGenerators pick by name and fill in (`$mcp`), alternatives side by side.
-    if generated.contains(&f.path) || f.path.split('/').rev().skip(1).any(|d| d == "source-crs") {
+    if generated.contains(&f.path) || in_folder(&f.path, "source-crs") {
         return Role::Partial(Partial::GeneratorManifest);
     }
     if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(*d)) {
@@ -91,10 +91,15 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     Role::Manifest
 }
 
+/// Whether a folder named `dir` holds `path`, at any depth.
+fn in_folder(path: &str, dir: &str) -> bool {
+    path.split('/').rev().skip(1).any(|p| p == dir)
+}
+
 /// Folders and files of CI systems and developer tools: never applied to a cluster.
 fn foreign_by_path(path: &str) -> Option<&'static str> {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let in_folder = |dir: &str| path.split('/').rev().skip(1).any(|p| p == dir);
+    let in_folder = |dir: &str| in_folder(path, dir);
     if in_folder(".github") || in_folder(".gitlab") || in_folder(".circleci") {
         return Some("a CI configuration");
     }

@@ -463,8 +463,9 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
     let source = nodecast_yaml::Source::new(text.clone());
     let parsed = nodecast_yaml::parse_source(&source, &budget.options(&opts));
     budget.take(&parsed);
-    if let Some(at) = template_action(&text, &parsed) {
-        return templated(text, encoding, parsed, at, &budget.options(&opts), budget);
+    let actions = template_actions(&text, &parsed);
+    if let Some(&at) = actions.first() {
+        return templated(text, encoding, at, actions, &budget.options(&opts), budget);
     }
     let unread = unread::after_syntax_error(&text, &parsed.problems)
         .into_iter()
@@ -492,8 +493,8 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
 fn templated(
     text: Arc<str>,
     encoding: Option<&'static str>,
-    parsed: nodecast_yaml::Parsed,
     at: Span,
+    actions: Vec<Span>,
     opts: &Options,
     budget: &mut Budget,
 ) -> ParsedFile {
@@ -515,7 +516,6 @@ fn templated(
             text: Some(text),
         }
     };
-    let actions = template_actions(&text, &parsed);
     if unread::has_control_structure(&text) {
         return whole(text);
     }
@@ -566,22 +566,16 @@ pub(crate) fn ignition_of(root: Node<'_>, budget: &mut Budget) -> Vec<IgnitionFi
     ignition::decode(root, &mut budget.payload)
 }
 
-/// The first template action a renderer would execute ([`template::actions`]).
-fn template_action(text: &str, parsed: &nodecast_yaml::Parsed) -> Option<Span> {
-    let first = *template::actions(text, parsed).first()?;
-    Some(template_actions_at(text, &[first])[0])
-}
-
 /// Every template action a renderer would execute ([`template::actions`]), as spans.
 fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
-    template_actions_at(text, &template::actions(text, parsed))
-}
-
-fn template_actions_at(text: &str, offsets: &[usize]) -> Vec<Span> {
+    let offsets = template::actions(text, parsed);
+    if offsets.is_empty() {
+        return Vec::new();
+    }
     let index = nodecast_yaml::LineIndex::new(text);
     offsets
-        .iter()
-        .map(|&offset| Span {
+        .into_iter()
+        .map(|offset| Span {
             start: index.pos(text, offset),
             end: index.pos(text, offset + 2),
         })

@@ -181,20 +181,7 @@ fn external_secret_template(root: Node<'_>) -> Option<Node<'_>> {
 /// outside quotes, comes before it on its line (string values are protected before this).
 fn in_a_comment(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
-    let mut quote: Option<u8> = None;
-    let mut prev = b' ';
-    for &b in &text.as_bytes()[line_start..at] {
-        match quote {
-            Some(b'\'') if b == b'\'' => quote = None,
-            Some(b'"') if b == b'"' && prev != b'\\' => quote = None,
-            Some(_) => {}
-            None if b == b'#' && (prev == b' ' || prev == b'\t') => return true,
-            None if (b == b'"' || b == b'\'') && (prev == b' ' || prev == b':') => quote = Some(b),
-            None => {}
-        }
-        prev = b;
-    }
-    false
+    nodecast_yaml::comment_start(&text[line_start..at]).is_some()
 }
 
 /// Whether the action at `at` (in a comment) can write outside it: trimming whitespace joins

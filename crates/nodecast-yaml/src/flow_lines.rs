@@ -91,7 +91,10 @@ fn join_line_before(text: &mut [u8], at: usize, changed: &mut Vec<usize>) -> Opt
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |n| n + 1);
-    let comment = comment_start(&text[prev_start..end]).map(|c| prev_start + c);
+    let comment = std::str::from_utf8(&text[prev_start..end])
+        .ok()
+        .and_then(comment_start)
+        .map(|c| prev_start + c);
     let blank_from = comment.unwrap_or(end);
     for (i, b) in text
         .iter_mut()
@@ -105,17 +108,23 @@ fn join_line_before(text: &mut [u8], at: usize, changed: &mut Vec<usize>) -> Opt
     Some(())
 }
 
-/// Where a comment starts on a line (a `#` at its start or after a blank, outside quotes).
-fn comment_start(line: &[u8]) -> Option<usize> {
+/// Where a comment starts in a line of YAML: a `#` at its start or after a blank, outside a
+/// quoted value (a quote opens a value only where a token starts: `don't # x` is a plain value
+/// and a comment).
+pub fn comment_start(line: &str) -> Option<usize> {
     let mut quote: Option<u8> = None;
     let mut prev = b' ';
-    for (i, &b) in line.iter().enumerate() {
+    for (i, &b) in line.as_bytes().iter().enumerate() {
         match quote {
             Some(b'\'') if b == b'\'' => quote = None,
             Some(b'"') if b == b'"' && prev != b'\\' => quote = None,
             Some(_) => {}
-            None if b == b'#' && (prev == b' ' || prev == b'\t') => return Some(i),
-            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b'#' && matches!(prev, b' ' | b'\t') => return Some(i),
+            None if matches!(b, b'"' | b'\'')
+                && matches!(prev, b' ' | b'\t' | b':' | b',' | b'[' | b'{') =>
+            {
+                quote = Some(b)
+            }
             None => {}
         }
         prev = b;

@@ -29,6 +29,7 @@ mod tree;
 
 pub use document::{Builder, Document};
 pub use embedded::{parse_embedded, parse_embedded_exact, scalar_source_map, SourceMap};
+pub use flow_lines::comment_start;
 pub use line_index::LineIndex;
 pub use node::{
     Entry, Map, MapIter, Node, NodeAddr, NodeId, NodeKind, Scalar, ScalarStyle, Seq, SeqIter,

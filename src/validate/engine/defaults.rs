@@ -27,15 +27,15 @@ fn prune_nulls(schema: &Value, v: &mut Value) {
             let props = schema.get("properties").and_then(Value::as_object);
             let additional = schema.get("additionalProperties").filter(|a| a.is_object());
             map.retain(|name, value| {
-                let sub = props.and_then(|p| p.get(name)).or(additional);
-                !(value.is_null()
-                    && sub.is_some_and(|s| non_nullable(s) && s.get("default").is_none()))
-            });
-            for (name, value) in map.iter_mut() {
-                if let Some(sub) = props.and_then(|p| p.get(name)).or(additional) {
-                    prune_nulls(sub, value);
+                let Some(sub) = props.and_then(|p| p.get(name)).or(additional) else {
+                    return true;
+                };
+                if value.is_null() {
+                    return !non_nullable(sub) || sub.get("default").is_some();
                 }
-            }
+                prune_nulls(sub, value);
+                true
+            });
         }
         Value::Array(items) => {
             if let Some(sub) = schema.get("items") {

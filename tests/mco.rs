@@ -360,3 +360,44 @@ spec:
     );
     assert_eq!(r["diagnostics"], serde_json::json!([]));
 }
+
+/// An ACM hub template in a plain value (`nosmt={{hub … hub}}`) is the policy framework's, not a
+/// Helm template (Helm has no `hub` function): the MachineConfig is read, and a changed
+/// template is a changed kernel argument — the pool reboots, at the argument's line — never
+/// "no node impact" (before, the whole document was unread and both built-in pools unknown).
+#[test]
+fn a_changed_hub_template_in_a_kernel_argument_reboots_the_pool() {
+    let repo = common::Repo::new();
+    let mc = |key: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-worker-smt
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  kernelArguments:
+    - nosmt={{{{hub fromConfigMap \"\" \"smt\" \"{key}\" hub}}}}
+"
+        )
+    };
+    repo.write("cluster/pools.yaml", WORKER_POOL);
+    repo.write("cluster/mc/smt.yaml", &mc("a"));
+    repo.commit("base");
+    repo.write("cluster/mc/smt.yaml", &mc("b"));
+    repo.commit("another key");
+    let run = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json();
+    assert_eq!(
+        lines(&r),
+        vec![
+            "pool cluster/worker reboot drain=true nodes=null when=now causes=cluster/mc/smt.yaml:9:7,cluster/mc/smt.yaml:9:7",
+            "R104 info cluster/mc/smt.yaml:9:5"
+        ]
+    );
+}

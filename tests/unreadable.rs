@@ -613,3 +613,63 @@ fn a_link_whose_target_is_gone_says_so_in_the_commit_and_the_working_tree() {
         );
     }
 }
+
+/// A Kustomize overlay whose folder is reached through a linked folder (`gpu` → `operators/gpu`,
+/// as redhat-cop/gitops-catalog links `cert-manager-operator`): a commit's render reads its files
+/// through the link as a checkout would, so it renders (no R101) and forecasts what the working
+/// tree does.
+#[test]
+fn an_overlay_below_a_linked_folder_renders_in_a_commit_as_in_the_working_tree() {
+    if !common::require_kubectl(
+        "an_overlay_below_a_linked_folder_renders_in_a_commit_as_in_the_working_tree",
+    ) {
+        return;
+    }
+    let mc = |arg: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-worker-gpu\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n    - {arg}\n"
+        )
+    };
+    let repo = Repo::new();
+    repo.write(
+        "operators/gpu/base/kustomization.yaml",
+        "resources:\n  - mc.yaml\n",
+    );
+    repo.write("operators/gpu/base/mc.yaml", &mc("iommu=pt"));
+    repo.write(
+        "operators/gpu/overlays/prod/kustomization.yaml",
+        "resources:\n  - ../../base\ncommonAnnotations:\n  team: gpu\n",
+    );
+    std::os::unix::fs::symlink("operators/gpu", repo.path().join("gpu")).expect("link");
+    repo.commit("gpu operator, linked");
+    repo.write("operators/gpu/base/mc.yaml", &mc("intel_iommu=on"));
+    repo.commit("kernel argument");
+    let commit = check(&repo, &["--base", "HEAD^", "--all"]);
+    let worktree = nodecast(
+        repo.path(),
+        &["check", "--base", "HEAD^", "--all", "--format", "json"],
+    )
+    .json();
+    repo.write("operators/gpu/base/mc.yaml", &mc("nosmt"));
+    repo.git(&["add", "-A"]);
+    let staged = nodecast(
+        repo.path(),
+        &["check", "--staged", "--all", "--format", "json"],
+    )
+    .json();
+    for (r, how) in [
+        (&commit, "commit"),
+        (&worktree, "working tree"),
+        (&staged, "index"),
+    ] {
+        assert_eq!(diag_lines(r), Vec::<String>::new(), "{how}");
+        assert_eq!(
+            forecast(r),
+            [
+                "MachineConfigPool worker [gpu/overlays/prod] reboot drain=true nodes=null",
+                "MachineConfigPool worker [operators/gpu/overlays/prod] reboot drain=true nodes=null"
+            ],
+            "{how}"
+        );
+    }
+}

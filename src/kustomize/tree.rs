@@ -84,7 +84,8 @@ impl Tree {
         match self {
             Tree::Git { repo, tree, pool } => pool.with(repo, |repo| {
                 let tree = repo.find_tree(*tree).ok()?;
-                let entry = tree.get_path(Path::new(path)).ok()?;
+                let path = through_links(&commit_view(repo, &tree), path)?;
+                let entry = tree.get_path(Path::new(&path)).ok()?;
                 if entry.kind() != Some(ObjectType::Blob) || entry.filemode() & 0o170000 != 0o100000
                 {
                     return None;
@@ -98,7 +99,12 @@ impl Tree {
                 entries,
             } => pool.with(repo, |r| {
                 let entries = entries.get_or_init(|| stage0(r));
-                let blob = r.find_blob(entries.get(path.as_bytes())?.0).ok()?;
+                let path = through_links(&IndexView { repo: r, entries }, path)?;
+                let (id, mode) = entries.get(path.as_bytes())?;
+                if mode & 0o170000 != 0o100000 {
+                    return None;
+                }
+                let blob = r.find_blob(*id).ok()?;
                 Some(blob.content().to_vec())
             }),
             Tree::Disk { root, overlay } => {
@@ -172,7 +178,8 @@ fn git_files(
     let sub = if dir.is_empty() {
         root
     } else {
-        let entry = root.get_path(Path::new(dir))?;
+        let real = real_folder(&commit_view(repo, &root), dir);
+        let entry = root.get_path(Path::new(real.as_deref().unwrap_or(dir)))?;
         repo.find_tree(entry.id())?
     };
     let mut found: Vec<(String, Oid)> = Vec::new();
@@ -217,14 +224,21 @@ fn index_files(repo: &Repository, entries: &IndexEntries, dir: &str) -> Vec<(Str
     let Ok(odb) = repo.odb() else {
         return Vec::new();
     };
+    let real = real_folder(&IndexView { repo, entries }, dir);
+    let real = real.as_deref().unwrap_or(dir);
     entries
         .iter()
         .filter(|(_, (_, mode))| mode & 0o170000 == 0o100000)
         .filter_map(|(path, (id, _))| {
             let path = String::from_utf8(path.clone()).ok()?;
-            if !under(&path, dir) {
+            if !under(&path, real) {
                 return None;
             }
+            // Below a linked folder, a file is where the render reads it: under the link.
+            let path = match path.strip_prefix(real) {
+                Some(rest) if real != dir => format!("{dir}{rest}"),
+                _ => path,
+            };
             let (size, _) = odb.read_header(*id).ok()?;
             if size as u64 > MAX_FILE {
                 return None;
@@ -233,6 +247,72 @@ fn index_files(repo: &Repository, entries: &IndexEntries, dir: &str) -> Vec<(Str
         })
         .take(MAX_FILES)
         .collect()
+}
+
+/// A commit's tree as link resolution reads it.
+fn commit_view<'r>(repo: &'r Repository, root: &git2::Tree<'r>) -> crate::source::git::GitTree<'r> {
+    crate::source::git::GitTree {
+        repo,
+        root: root.clone(),
+    }
+}
+
+/// The index's entries as link resolution reads them.
+struct IndexView<'r> {
+    repo: &'r Repository,
+    entries: &'r IndexEntries,
+}
+
+impl crate::source::links::Tree for IndexView<'_> {
+    fn kind(&self, path: &[u8]) -> Option<(crate::source::links::Kind, Oid)> {
+        use crate::source::links::Kind;
+        if let Some((id, mode)) = self.entries.get(path) {
+            return match mode & 0o170000 {
+                0o100000 => Some((Kind::File, *id)),
+                0o120000 => Some((Kind::Link, *id)),
+                _ => None,
+            };
+        }
+        let mut dir = path.to_vec();
+        dir.push(b'/');
+        self.entries
+            .range(dir.clone()..)
+            .next()
+            .filter(|(p, _)| p.starts_with(&dir))
+            .map(|_| (Kind::Dir, Oid::ZERO_SHA1))
+    }
+
+    fn list(&self, _dir: &[u8]) -> Vec<(Vec<u8>, crate::source::links::Kind, Oid)> {
+        Vec::new()
+    }
+
+    fn target(&self, link: Oid) -> Option<Vec<u8>> {
+        self.repo.find_blob(link).ok().map(|b| b.content().to_vec())
+    }
+}
+
+/// `dir` with the links on its way followed (what a checkout's path resolves to), when that
+/// differs from `dir`.
+fn real_folder(tree: &dyn crate::source::links::Tree, dir: &str) -> Option<String> {
+    let real = crate::source::links::real_path(tree, dir.as_bytes())?;
+    let real = String::from_utf8(real).ok()?;
+    (real != dir).then_some(real)
+}
+
+/// `path` with the links of its folders followed (its last part is read as it is, as on disk).
+fn through_links(tree: &dyn crate::source::links::Tree, path: &str) -> Option<String> {
+    match path.rsplit_once('/') {
+        Some((dir, name)) => {
+            let real = crate::source::links::real_path(tree, dir.as_bytes())?;
+            let real = String::from_utf8(real).ok()?;
+            Some(if real.is_empty() {
+                name.to_string()
+            } else {
+                format!("{real}/{name}")
+            })
+        }
+        None => Some(path.to_string()),
+    }
 }
 
 fn disk_files(root: &Path, dir: &str) -> Vec<(String, Vec<u8>)> {

@@ -163,10 +163,10 @@ fn bytes_path(b: &[u8]) -> PathBuf {
     }
 }
 
-/// A commit's tree, for link resolution.
-struct GitTree<'r> {
-    repo: &'r Repository,
-    root: git2::Tree<'r>,
+/// A commit's tree, for link resolution (here and in a render's reads of a commit).
+pub(crate) struct GitTree<'r> {
+    pub(crate) repo: &'r Repository,
+    pub(crate) root: git2::Tree<'r>,
 }
 
 impl links::Tree for GitTree<'_> {

@@ -79,6 +79,34 @@ fn resolve_at(
     }
 }
 
+/// `path` with each symbolic link on the way replaced by what it points to, as the operating
+/// system resolves a path in a checkout: a Kustomize root below a linked folder reads its files
+/// through the link. `None` when a link on the way leaves the repository or chains too deep; a
+/// path that does not exist is returned as far as it was resolved.
+pub fn real_path(tree: &dyn Tree, path: &[u8]) -> Option<Vec<u8>> {
+    real_path_at(tree, path, 0)
+}
+
+fn real_path_at(tree: &dyn Tree, path: &[u8], depth: u32) -> Option<Vec<u8>> {
+    let mut out: Vec<u8> = Vec::new();
+    for part in path.split(|b| *b == b'/').filter(|p| !p.is_empty()) {
+        let mut next = out.clone();
+        if !next.is_empty() {
+            next.push(b'/');
+        }
+        next.extend_from_slice(part);
+        out = match tree.kind(&next) {
+            Some((Kind::Link, id)) if depth < MAX_DEPTH => {
+                let target = tree.target(id)?;
+                real_path_at(tree, &join(parent(&next), &target)?, depth + 1)?
+            }
+            Some((Kind::Link, _)) => return None,
+            _ => next,
+        };
+    }
+    Some(out)
+}
+
 /// Replaces the prefix `from` of each path by `to`.
 fn rebase(
     found: Vec<(Vec<u8>, Result<Oid, String>)>,

@@ -6,8 +6,8 @@
 pub mod ci;
 mod compare;
 mod dir;
-mod git;
-mod links;
+pub(crate) mod git;
+pub(crate) mod links;
 pub mod subset;
 
 pub use compare::{load, load_reusing, CompareRequest, Kept, Loaded};

@@ -278,7 +278,7 @@ pub(crate) struct Checked {
     pub probe_hit: bool,
     /// Every file each side's source listed (base, head), before classify drops those that are
     /// not API objects.
-    pub listed: (Vec<String>, Vec<String>),
+    pub listed: (Vec<std::sync::Arc<str>>, Vec<std::sync::Arc<str>>),
     /// Each object's private values, as masking found them (base, head).
     pub needles: crate::redact::Needles,
 }
@@ -303,14 +303,15 @@ fn check_loaded(
 ) -> Result<Checked, Fatal> {
     let base_alone = mode.base_alone;
     let now = options.now;
-    let paths = |s: &source::Snapshot| s.files.iter().map(|f| f.path.clone()).collect();
-    let listed = (paths(&loaded.base), paths(&loaded.head));
     let mut files =
         parse::parse_sides_reusing(&mut loaded.base, &mut loaded.head, &mut reuse.parses);
+    // One entry per listed file until classify drops those that are not API objects.
+    let paths = |s: &[parse::FileEntry]| s.iter().map(|f| f.path.clone()).collect();
+    let listed = (paths(&files.base), paths(&files.head));
     crate::classify::assign(&mut files);
     clock.lap("parse");
     let trees = crate::kustomize::tree::trees(&loaded, &options.compare);
-    let rendered = crate::kustomize::render_reusing(
+    let mut rendered = crate::kustomize::render_reusing(
         &files,
         (&trees.0, &trees.1),
         &options.kustomize,
@@ -466,8 +467,8 @@ fn check_loaded(
         outcome,
         head_suppressed: alone.is_some().then_some(applied.suppressed),
         base_alone: alone,
-        base_roots: rendered.base.roots.clone(),
-        head_roots: rendered.head.roots.clone(),
+        base_roots: std::mem::take(&mut rendered.base.roots),
+        head_roots: std::mem::take(&mut rendered.head.roots),
         render_usage: rendered.usage,
         probe_hit,
         needles,

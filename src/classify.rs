@@ -46,7 +46,7 @@ fn assign_side(files: &mut [FileEntry]) {
 fn kube_compare_references(files: &[FileEntry]) -> Vec<String> {
     files
         .iter()
-        .filter(|f| f.path == "metadata.yaml" || f.path.ends_with("/metadata.yaml"))
+        .filter(|f| *f.path == *"metadata.yaml" || f.path.ends_with("/metadata.yaml"))
         .filter(|f| {
             f.parsed.docs.first().is_some_and(|d| {
                 let root = d.doc.root();
@@ -74,18 +74,18 @@ fn role_of(f: &FileEntry, kustomize: &Kustomize, generated: &BTreeSet<String>) -
     if docs.iter().any(|d| kustomization::is_policy_generator(*d)) {
         return Role::Manifest;
     }
-    if kustomize.inputs.contains(&f.path) || docs.iter().any(|d| is_builtin_config(*d)) {
+    if kustomize.inputs.contains(&*f.path) || docs.iter().any(|d| is_builtin_config(*d)) {
         return Role::Partial(Partial::KustomizeInput);
     }
     // GitOps ZTP's source CRs (`source-crs/`): the templates PolicyGenTemplates and
     // PolicyGenerators pick by name and fill in (`$mcp`), alternatives side by side.
-    if generated.contains(&f.path) || in_folder(&f.path, "source-crs") {
+    if generated.contains(&*f.path) || in_folder(&f.path, "source-crs") {
         return Role::Partial(Partial::GeneratorManifest);
     }
     if !docs.is_empty() && docs.iter().all(|d| is_hive_patch_entry(*d)) {
         return Role::Partial(Partial::HivePatch);
     }
-    if kustomize.folders.contains(dir_of(&f.path)) && !kustomize.referenced.contains(&f.path) {
+    if kustomize.folders.contains(dir_of(&f.path)) && !kustomize.referenced.contains(&*f.path) {
         return Role::Partial(Partial::Unreferenced);
     }
     Role::Manifest
@@ -256,7 +256,7 @@ fn generator_manifests(files: &[FileEntry]) -> BTreeSet<String> {
     files
         .iter()
         .filter(|g| listed.iter().any(|l| kustomization::lists(l, &g.path)))
-        .map(|g| g.path.clone())
+        .map(|g| g.path.to_string())
         .collect()
 }
 
@@ -277,7 +277,7 @@ mod tests {
     fn role(files: &[FileEntry], path: &str) -> Role {
         files
             .iter()
-            .find(|f| f.path == path)
+            .find(|f| *f.path == *path)
             .map(|f| f.role)
             .unwrap_or_else(|| panic!("{path}"))
     }

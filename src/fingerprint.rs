@@ -36,7 +36,7 @@ pub fn identity(d: &Diagnostic, base: &[FileEntry], head: &[FileEntry]) -> Ident
     };
     let docs = files
         .iter()
-        .find(|f| f.path == d.location.path)
+        .find(|f| *f.path == *d.location.path)
         .map(|f| &f.parsed.docs[..])
         .unwrap_or_default();
     let offset = d.location.span.map(|s| s.start.offset);

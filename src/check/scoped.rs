@@ -533,26 +533,22 @@ fn changed(path: &str, in_base: bool, in_head: bool) -> Changed {
 
 /// The paths whose parsed files differ between a whole check's revisions.
 fn parsed_changes(o: &Outcome) -> BTreeSet<String> {
-    let base: std::collections::HashMap<&str, Option<[u8; 20]>> = o
-        .files
-        .base
-        .iter()
-        .map(|f| (f.path.as_str(), f.id))
-        .collect();
+    let base: std::collections::HashMap<&str, Option<[u8; 20]>> =
+        o.files.base.iter().map(|f| (&*f.path, f.id)).collect();
     let mut out: BTreeSet<String> = o
         .files
         .head
         .iter()
-        .filter(|f| base.get(f.path.as_str()) != Some(&f.id) || f.id.is_none())
-        .map(|f| f.path.clone())
+        .filter(|f| base.get(&*f.path) != Some(&f.id) || f.id.is_none())
+        .map(|f| f.path.to_string())
         .collect();
-    let head: BTreeSet<&str> = o.files.head.iter().map(|f| f.path.as_str()).collect();
+    let head: BTreeSet<&str> = o.files.head.iter().map(|f| &*f.path).collect();
     out.extend(
         o.files
             .base
             .iter()
-            .filter(|f| !head.contains(f.path.as_str()) || f.id.is_none())
-            .map(|f| f.path.clone()),
+            .filter(|f| !head.contains(&*f.path) || f.id.is_none())
+            .map(|f| f.path.to_string()),
     );
     out
 }

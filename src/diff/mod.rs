@@ -264,7 +264,7 @@ impl Diff {
                 if fields.is_empty() {
                     if bo.path != ho.path {
                         self.moved
-                            .push((id.clone(), bo.path.clone(), ho.path.clone()));
+                            .push((id.clone(), bo.path.to_string(), ho.path.to_string()));
                     }
                     return;
                 }

@@ -195,7 +195,7 @@ fn unreadable_change(
 fn objects_in(inv: &Inventory, path: &str) -> Vec<LooseId> {
     inv.objects
         .iter()
-        .filter(|o| o.path == path)
+        .filter(|o| *o.path == *path)
         .map(|o| LooseId {
             api_version: Some(o.api_version().to_string()),
             kind: Some(o.id.kind.to_string()),
@@ -283,7 +283,7 @@ fn hidden(
         }
     };
     found.iter().filter(other_side_unread).any(|u| {
-        u.path == obj.path
+        *u.path == *obj.path
             || u.objects.iter().any(|l| {
                 l.kind.as_deref() == Some(obj.id.kind.as_str())
                     && l.name.as_deref() == Some(obj.id.name.as_str())

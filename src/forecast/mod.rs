@@ -485,10 +485,10 @@ pub fn unforecast(
                 })
                 || c.head
                     .and_then(|i| head.objects.get(i))
-                    .is_some_and(|o| o.path == file)
+                    .is_some_and(|o| *o.path == *file)
                 || c.base
                     .and_then(|i| base.objects.get(i))
-                    .is_some_and(|o| o.path == file)
+                    .is_some_and(|o| *o.path == *file)
         };
         forecast.covered.contains(&c.id)
             || forecast.impacts.iter().any(|i| {

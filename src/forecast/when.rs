@@ -273,7 +273,7 @@ fn cause_location(impact: &Impact, inv: &Inventory) -> Option<Location> {
     let text = inv
         .objects
         .iter()
-        .find(|o| o.path == c.file)
+        .find(|o| *o.path == *c.file)
         .and_then(|o| o.file().text.clone())?;
     let span: Span = crate::schedule::line_col_span(&text, c.line, c.column)?;
     Some(Location::head(&c.file, span))

@@ -52,7 +52,7 @@ pub struct Object {
     /// Identity.
     pub id: ObjectId,
     /// Repository-relative path of the defining file.
-    pub path: String,
+    pub path: std::sync::Arc<str>,
     /// Index of the document in the file.
     pub doc_index: usize,
     /// How the definition reaches the cluster: as written, rendered by an overlay, or wrapped.
@@ -258,7 +258,7 @@ impl Inventory {
         // What a plain file's objects write elsewhere: nothing, one list for all of them.
         let nowhere: Arc<Vec<(Span, String)>> = Arc::default();
         for file in files {
-            if rendered.consumed.contains(file.path.as_str()) || !deployed(file.role) {
+            if rendered.consumed.contains(&*file.path) || !deployed(file.role) {
                 continue;
             }
             for doc_index in 0..file.parsed.docs.len() {
@@ -273,8 +273,7 @@ impl Inventory {
                 );
             }
         }
-        let by_path: HashMap<&str, &FileEntry> =
-            files.iter().map(|f| (f.path.as_str(), f)).collect();
+        let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (&*f.path, f)).collect();
         for (overlay, listed) in &rendered.identity {
             let overlay: Arc<str> = overlay.as_str().into();
             for file in listed.iter().filter_map(|p| by_path.get(&**p)) {
@@ -299,12 +298,19 @@ impl Inventory {
                 overlay: Some(r.overlay.as_str().into()),
                 wrapper: None,
             };
-            inv.add(&r.path, &r.file, 0, origin, &r.elsewhere, budget);
+            inv.add(
+                &r.path.as_str().into(),
+                &r.file,
+                0,
+                origin,
+                &r.elsewhere,
+                budget,
+            );
         }
         inv.linked = files
             .iter()
             .filter(|f| f.via_link)
-            .map(|f| f.path.clone())
+            .map(|f| f.path.to_string())
             .collect();
         inv.carried_budget = (
             crate::parse::RUN_ALIAS_BUDGET.saturating_sub(budget.alias_left),
@@ -361,7 +367,7 @@ impl Inventory {
         for &(first, later) in &self.duplicates {
             let (a, b) = (&self.objects[first], &self.objects[later]);
             if a.same_document(b)
-                && (self.linked.contains(&a.path) || self.linked.contains(&b.path))
+                && (self.linked.contains(&*a.path) || self.linked.contains(&*b.path))
             {
                 self.link_copies.insert(later);
             }
@@ -403,7 +409,7 @@ impl Inventory {
 
     fn add(
         &mut self,
-        path: &str,
+        path: &Arc<str>,
         file: &Arc<ParsedFile>,
         doc_index: usize,
         origin: Origin,
@@ -430,7 +436,7 @@ impl Inventory {
         }
         let object = Object {
             id,
-            path: path.to_string(),
+            path: path.clone(),
             doc_index,
             origin: origin.clone(),
             file: file.clone(),

@@ -135,8 +135,7 @@ mod tests {
         for (path, text) in files {
             entries.push(FileEntry::new(*path, Arc::new(parse_file(text.as_bytes()))));
         }
-        let by_path: HashMap<&str, &FileEntry> =
-            entries.iter().map(|f| (f.path.as_str(), f)).collect();
+        let by_path: HashMap<&str, &FileEntry> = entries.iter().map(|f| (&*f.path, f)).collect();
         resources("c/kustomization.yaml", &by_path)
     }
 

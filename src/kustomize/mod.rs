@@ -96,8 +96,9 @@ pub struct RootInputs {
     /// refused): equal fingerprints render the same.
     pub fingerprint: Option<[u8; 32]>,
     /// Every file the render reads (a rendered root: each file below its closure's folders; a
-    /// root whose render is its input: its kustomization and the files it lists).
-    pub inputs: Vec<String>,
+    /// root whose render is its input: its kustomization and the files it lists; shared with the
+    /// render's own lists, one path per file of a large fleet).
+    pub inputs: Vec<Arc<str>>,
     /// Folders any file below which is an input (a rendered root's closure; none for a root
     /// whose render is its input, which reads only what it lists).
     pub dirs: Vec<String>,
@@ -310,9 +311,9 @@ pub fn render_reusing(
                     .inputs
                     .keys()
                     .chain(&p.consumed)
-                    .cloned()
                     .collect::<BTreeSet<_>>()
                     .into_iter()
+                    .map(|path| Arc::from(path.as_str()))
                     .collect(),
                 dirs: p.dirs.clone(),
                 unrendered: failed_roots.contains(&p.root),
@@ -517,7 +518,7 @@ fn collect(
     // head too, so it is parsed once (and, kept, serves the next run too).
     let previous = std::mem::take(&mut kept.placed);
     let by_path: [ByPath<'_>; 2] =
-        [&files.base, &files.head].map(|side| side.iter().map(|f| (f.path.as_str(), f)).collect());
+        [&files.base, &files.head].map(|side| side.iter().map(|f| (&*f.path, f)).collect());
     // Every render the run takes, in root order (the base's roots, then the head's).
     let mut steps: Vec<Step<'_>> = Vec::new();
     for (side, plans) in [base_plans, head_plans].into_iter().enumerate() {
@@ -722,8 +723,8 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
         let recorded = std::mem::take(&mut side.identity);
         for (root_file, listed) in recorded {
             let root = dir_of(&root_file).to_string();
-            let mut inputs = vec![root_file.clone()];
-            inputs.extend(listed.iter().map(|p| p.to_string()));
+            let mut inputs: Vec<Arc<str>> = vec![root_file.as_str().into()];
+            inputs.extend(listed.iter().cloned());
             side.roots.push(RootInputs {
                 root: root.clone(),
                 file: root_file.clone(),
@@ -746,7 +747,7 @@ fn with_identity_roots(mut out: Rendered, failed_roots: &BTreeSet<String>) -> Re
 
 /// Takes the roots whose render is their input out of `roots` and records them in `out`.
 fn identity_roots(files: &[FileEntry], roots: &mut Vec<String>, out: &mut SideRender) {
-    let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path: HashMap<&str, &FileEntry> = files.iter().map(|f| (&*f.path, f)).collect();
     // Each root is judged on its own (a walk over its documents): in parallel, kept in order.
     let judged: Vec<Option<Vec<Arc<str>>>> = roots
         .par_iter()
@@ -774,7 +775,7 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
                 .iter()
                 .any(|d| kustomization::is_policy_generator(d.doc.root()))
         })
-        .map(|f| f.path.as_str())
+        .map(|f| &*f.path)
         .collect();
     for f in files.iter().filter(|f| is_kustomization_path(&f.path)) {
         let Some(doc) = f.parsed.docs.first() else {

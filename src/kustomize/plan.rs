@@ -65,7 +65,7 @@ pub(super) fn roots(files: &[FileEntry]) -> Vec<String> {
         .filter(|f| !is_component(f))
         // Kustomize reads only the first name found in a folder.
         .filter(|f| seen_dirs.insert(dir_of(&f.path).to_string()))
-        .map(|f| f.path.clone())
+        .map(|f| f.path.to_string())
         .collect()
 }
 

@@ -140,7 +140,7 @@ fn literal(node: Node<'_>) -> bool {
 #[derive(Clone, Debug)]
 pub struct FileEntry {
     /// Repository-relative path.
-    pub path: String,
+    pub path: std::sync::Arc<str>,
     /// The content id (Git blob id) when known: equal ids on both sides mean the file did not
     /// change, even when it could not be read.
     pub id: Option<[u8; 20]>,
@@ -154,7 +154,7 @@ pub struct FileEntry {
 
 impl FileEntry {
     /// A file read as a manifest until [`crate::classify`] says otherwise.
-    pub fn new(path: impl Into<String>, parsed: Arc<ParsedFile>) -> Self {
+    pub fn new(path: impl Into<Arc<str>>, parsed: Arc<ParsedFile>) -> Self {
         FileEntry {
             path: path.into(),
             id: None,
@@ -336,7 +336,7 @@ pub fn parse_sides_reusing(
         snap.files
             .iter()
             .map(|f| FileEntry {
-                path: f.path.clone(),
+                path: f.path.as_str().into(),
                 role: role::Role::Manifest,
                 id: f.content.id(),
                 via_link: f.via_link,

@@ -181,7 +181,7 @@ fn on_changed_line(o: &Outcome, d: &Diagnostic) -> bool {
             })
         }) || (c.fields.is_empty()
             && c.head
-                .is_some_and(|i| o.head.objects[i].path == d.location.path))
+                .is_some_and(|i| *o.head.objects[i].path == *d.location.path))
     })
 }
 

@@ -265,7 +265,7 @@ fn render_changes(o: &Outcome, out: &mut String) {
                     .or_else(|| c.base.map(|i| &o.base.objects[i])),
             ),
         };
-        let mut path = obj.map(|x| x.path.clone()).unwrap_or_default();
+        let mut path = obj.map(|x| x.path.to_string()).unwrap_or_default();
         if let Some(origin) = obj.map(|x| x.origin.describe()).filter(|d| !d.is_empty()) {
             path = format!("{path}, {origin}");
         }
@@ -466,8 +466,8 @@ pub fn forecast_line(i: &crate::forecast::Impact) -> String {
 pub fn cause_line(o: &Outcome, c: &crate::forecast::Cause) -> String {
     let gone = o.has_base
         && !c.file.is_empty()
-        && !o.files.head.iter().any(|f| f.path == c.file)
-        && o.files.base.iter().any(|f| f.path == c.file);
+        && !o.files.head.iter().any(|f| *f.path == *c.file)
+        && o.files.base.iter().any(|f| *f.path == *c.file);
     format!(
         "{}:{}:{}{}  {}",
         c.file,

@@ -669,8 +669,8 @@ fn changes(o: &Outcome) -> Vec<Change<'_>> {
                     K::Changed => ChangeKind::Changed,
                     K::Unreadable => ChangeKind::Unreadable,
                 },
-                base_file: base.map(|b| b.path.as_str()),
-                file: head.map(|h| h.path.as_str()),
+                base_file: base.map(|b| &*b.path),
+                file: head.map(|h| &*h.path),
                 origin: head
                     .or(base)
                     .map(|x| x.origin.describe())

@@ -81,7 +81,7 @@ pub fn action_name(a: Action) -> String {
 /// format can cut a frame or a snippet that shows one.
 #[derive(Default)]
 pub struct Texts {
-    map: HashMap<(Side, String), Arc<str>>,
+    map: HashMap<(Side, Arc<str>), Arc<str>>,
     redaction: Arc<crate::redact::Redaction>,
     masked: std::cell::RefCell<HashMap<(Side, String), Arc<str>>>,
 }
@@ -110,7 +110,7 @@ impl Texts {
         if let Some(t) = self.masked.borrow().get(&key) {
             return Some(t.clone());
         }
-        let original = self.map.get(&key)?;
+        let original = self.map.get(&(side, Arc::from(path)))?;
         let masked: Arc<str> = self.redaction.mask(side, path, original).into();
         self.masked.borrow_mut().insert(key, masked.clone());
         Some(masked)

@@ -50,7 +50,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .head_files
             .iter()
             .filter(|f| f.role == Role::Partial(Partial::GeneratorManifest))
-            .map(|f| f.path.as_str())
+            .map(|f| &*f.path)
             .collect(),
         policies: crate::classify::generator_policies(ctx.head_files),
     };
@@ -58,11 +58,11 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .head_files
         .iter()
         .filter(|f| f.via_link)
-        .map(|f| f.path.as_str())
+        .map(|f| &*f.path)
         .collect();
     // A file seen again through a symbolic link: the same document, not a second definition.
     let same_through_link = |a: &Object, b: &Object| {
-        a.same_document(b) && (linked.contains(a.path.as_str()) || linked.contains(b.path.as_str()))
+        a.same_document(b) && (linked.contains(&*a.path) || linked.contains(&*b.path))
     };
     // Every definition of an identity, in order: a later one collides with the first earlier
     // one applied together with it (not only with the very first definition).
@@ -99,7 +99,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let unchanged = |o: &Object| {
         ctx.base_files
             .iter()
-            .any(|f| f.path == o.path && std::sync::Arc::ptr_eq(&f.parsed, o.file()))
+            .any(|f| *f.path == *o.path && std::sync::Arc::ptr_eq(&f.parsed, o.file()))
     };
     for (first, later) in pairs {
         let (mut a, mut b) = (&ctx.head.objects[first], &ctx.head.objects[later]);
@@ -107,9 +107,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             std::mem::swap(&mut a, &mut b);
         }
         // A file seen again through a symbolic link: the same document, not a second definition.
-        if a.same_document(b)
-            && (linked.contains(a.path.as_str()) || linked.contains(b.path.as_str()))
-        {
+        if a.same_document(b) && (linked.contains(&*a.path) || linked.contains(&*b.path)) {
             continue;
         }
         out.push(
@@ -153,7 +151,7 @@ impl Scopes<'_> {
         }
         // A PolicyGenerator's manifests (and GitOps ZTP's source CRs): each policy it makes is
         // its own Policy, whatever folder its manifests share with another policy's.
-        if self.generated.contains(a.path.as_str()) && self.generated.contains(b.path.as_str()) {
+        if self.generated.contains(&*a.path) && self.generated.contains(&*b.path) {
             let lists =
                 |p: &[String], o: &Object| p.iter().any(|l| kustomization::lists(l, &o.path));
             return a.path == b.path || self.policies.iter().any(|p| lists(p, a) && lists(p, b));

@@ -54,7 +54,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let written = ctx
                 .head_files
                 .iter()
-                .find(|f| f.path == from.path)
+                .find(|f| *f.path == *from.path)
                 .and_then(|f| f.parsed.text.as_deref())
                 .and_then(|t| t.get(r.span.start.offset..r.span.end.offset))
                 .map(|t| t.trim_matches(['"', '\'']));

@@ -42,7 +42,7 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let at = p.problem.span.start.offset;
         let Some(doc) = object_ranges
             .iter()
-            .find(|(path, s, e, _)| *path == p.file.path && *s <= at && at < *e)
+            .find(|(path, s, e, _)| *path == &*p.file.path && *s <= at && at < *e)
             .map(|(_, _, _, doc)| *doc)
         else {
             continue;

@@ -426,7 +426,7 @@ mod tests {
             scanned(&model, &inv, path).map(|h| h.index),
             "{path}"
         );
-        indexed.map(|i| inv.objects[i].path.clone())
+        indexed.map(|i| inv.objects[i].path.to_string())
     }
 
     /// The nearest ClusterVersion in the folder or a parent, of several in one folder the last,

@@ -161,7 +161,7 @@ pub fn finish(record: &Record, plan: &Plan, ev: &Evaluation<'_>) -> Result<Merge
         }
     }
     for (side, files) in [("base", &ev.files.base), ("head", &ev.files.head)] {
-        for f in files.iter().filter(|f| !plan.new_files.contains(&f.path)) {
+        for f in files.iter().filter(|f| !plan.new_files.contains(&*f.path)) {
             let role = record.path_index(&f.path).map(|i| record.roles[i as usize]);
             if role != Some(role_hash(f)) {
                 return Err(Whole::because(format!(

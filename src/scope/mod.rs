@@ -49,7 +49,7 @@ pub enum Producer {
 pub fn producer_of(o: &Object) -> Producer {
     match &o.origin.overlay {
         Some(root) => Producer::Root(root.to_string()),
-        None => Producer::File(o.path.clone()),
+        None => Producer::File(o.path.to_string()),
     }
 }
 

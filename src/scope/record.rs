@@ -143,7 +143,7 @@ impl Finding {
 pub struct Revision<'a> {
     /// Every file its source listed (those classify drops as not API objects too: a change to
     /// one is a change to a producer of nothing).
-    pub listed: &'a [String],
+    pub listed: &'a [std::sync::Arc<str>],
     /// Its files, classified.
     pub files: &'a [FileEntry],
     /// Its Kustomize roots.
@@ -255,18 +255,14 @@ impl Record {
     /// The record of a revision's structure, every island pending.
     pub fn of(rev: &Revision<'_>) -> Record {
         let inv = rev.inventory;
-        let mut paths: BTreeSet<&str> = rev.files.iter().map(|f| f.path.as_str()).collect();
-        paths.extend(rev.listed.iter().map(String::as_str));
-        paths.extend(
-            rev.roots
-                .iter()
-                .flat_map(|r| r.inputs.iter().map(String::as_str)),
-        );
+        let mut paths: BTreeSet<&str> = rev.files.iter().map(|f| &*f.path).collect();
+        paths.extend(rev.listed.iter().map(|p| &**p));
+        paths.extend(rev.roots.iter().flat_map(|r| r.inputs.iter().map(|p| &**p)));
         paths.extend(
             inv.objects
                 .iter()
                 .filter(|o| o.origin.overlay.is_none())
-                .map(|o| o.path.as_str()),
+                .map(|o| &*o.path),
         );
         let paths: Vec<String> = paths.into_iter().map(str::to_string).collect();
         let mut roots: BTreeSet<&str> = rev.roots.iter().map(|r| r.root.as_str()).collect();
@@ -290,11 +286,8 @@ impl Record {
             whole: refusal(rev),
             ..Record::default()
         };
-        let roles: HashMap<&str, u64> = rev
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), role_hash(f)))
-            .collect();
+        let roles: HashMap<&str, u64> =
+            rev.files.iter().map(|f| (&*f.path, role_hash(f))).collect();
         record.roles = record
             .paths
             .iter()
@@ -621,7 +614,7 @@ impl<'a> Attribution<'a> {
                     o.origin
                         .overlay
                         .is_none()
-                        .then(|| added.get(&o.path).copied())
+                        .then(|| added.get(&*o.path).copied())
                         .flatten()
                 });
                 if let Some(p) = p {
@@ -646,7 +639,7 @@ impl<'a> Attribution<'a> {
             o.origin
                 .overlay
                 .is_none()
-                .then(|| self.added.get(&o.path).copied())
+                .then(|| self.added.get(&*o.path).copied())
                 .flatten()
         })
     }

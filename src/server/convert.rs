@@ -160,9 +160,9 @@ pub fn text_of<'o>(o: &'o Outcome, side: Side, path: &str) -> Option<&'o str> {
         Side::Head => &o.files.head,
     };
     let i = files
-        .binary_search_by(|f| f.path.as_str().cmp(path))
+        .binary_search_by(|f| (*f.path).cmp(path))
         .ok()
-        .or_else(|| files.iter().position(|f| f.path == path))?;
+        .or_else(|| files.iter().position(|f| *f.path == *path))?;
     files[i].parsed.text.as_deref()
 }
 

@@ -12,7 +12,7 @@ use crate::report::human;
 /// The hover text (Markdown) at a byte offset of a head file, on its 1-based `line`; `None` when
 /// the place is in no object.
 pub fn hover(o: &Outcome, path: &str, offset: usize, line: u32) -> Option<String> {
-    let file = o.files.head.iter().find(|f| f.path == path)?;
+    let file = o.files.head.iter().find(|f| *f.path == *path)?;
     let doc = file
         .parsed
         .docs
@@ -22,7 +22,7 @@ pub fn hover(o: &Outcome, path: &str, offset: usize, line: u32) -> Option<String
     // Every definition this document gives (one per overlay that renders it), else the identity
     // it declares (a patch, an object of a file no stage reads as a manifest).
     let mut ids: Vec<ObjectId> = Vec::new();
-    for obj in o.head.objects.iter().filter(|x| x.path == path) {
+    for obj in o.head.objects.iter().filter(|x| *x.path == *path) {
         let s = obj.root().span();
         if within(s.start.offset, s.end.offset, offset) && !ids.contains(&obj.id) {
             ids.push(obj.id.clone());

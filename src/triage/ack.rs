@@ -170,7 +170,7 @@ pub fn check(
 fn cause_location(file: &str, line: u32, column: u32, head: &[FileEntry]) -> Location {
     let text = head
         .iter()
-        .find(|f| f.path == file)
+        .find(|f| *f.path == *file)
         .and_then(|f| f.parsed.text.clone());
     let Some(text) = text else {
         return Location::head_file(file);

@@ -85,11 +85,11 @@ pub fn apply(triage: &Triage, input: Input<'_>, diagnostics: Vec<Diagnostic>) ->
                     file: change
                         .and_then(|c| c.head)
                         .and_then(|i| input.head.objects.get(i))
-                        .map(|o| o.path.as_str()),
+                        .map(|o| &*o.path),
                     base_file: change
                         .and_then(|c| c.base)
                         .and_then(|i| input.base.objects.get(i))
-                        .map(|o| o.path.as_str()),
+                        .map(|o| &*o.path),
                 }
             })
             .collect();

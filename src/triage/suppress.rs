@@ -68,7 +68,7 @@ pub fn scan(files: &[FileEntry]) -> (Vec<Suppression>, Vec<Malformed>) {
                 let alone = line[..at].trim().is_empty();
                 match parse(body) {
                     Ok((scope, codes, reason)) => found.push(Suppression {
-                        path: file.path.clone(),
+                        path: file.path.to_string(),
                         span,
                         scope,
                         codes,
@@ -76,7 +76,7 @@ pub fn scan(files: &[FileEntry]) -> (Vec<Suppression>, Vec<Malformed>) {
                         alone,
                     }),
                     Err(problem) => bad.push(Malformed {
-                        path: file.path.clone(),
+                        path: file.path.to_string(),
                         span,
                         problem,
                     }),
@@ -231,7 +231,7 @@ pub fn apply(
 fn removal(files: &[FileEntry], s: &Suppression, code: &str) -> Option<Fix> {
     let text = files
         .iter()
-        .find(|f| f.path == s.path)
+        .find(|f| *f.path == *s.path)
         .and_then(|f| f.parsed.text.as_deref())?;
     let rest: Vec<&str> = s
         .codes

@@ -16,7 +16,7 @@ pub fn patch_files(files: &[FileEntry]) -> HashSet<String> {
     for file in files {
         let (dir, name) = match file.path.rsplit_once('/') {
             Some((d, n)) => (d, n),
-            None => ("", file.path.as_str()),
+            None => ("", &*file.path),
         };
         if !NAMES.contains(&name) {
             continue;

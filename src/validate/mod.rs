@@ -317,7 +317,7 @@ pub fn run_reusing(
         head_files
             .iter()
             .filter(|f| matches!(f.role, crate::classify::Role::Partial(_)))
-            .map(|f| f.path.clone()),
+            .map(|f| f.path.to_string()),
     );
     kept.disk.load(&print);
     let (previous, keep, disk) = (&kept.results, kept.keep, &kept.disk);
@@ -397,12 +397,12 @@ pub fn run_reusing(
         // An object every cluster already holds is applied onto it: checked for what it
         // holds, like a patch.
         let partial =
-            patches.contains(&object.path) || crate::inventory::kinds::always_exists(&object.id);
+            patches.contains(&*object.path) || crate::inventory::kinds::always_exists(&object.id);
         targets_of(object, base, &sets, partial)
     });
     let of_patches = head_files
         .par_iter()
-        .filter(|f| patches.contains(&f.path))
+        .filter(|f| patches.contains(&*f.path))
         .flat_map_iter(|f| patch_targets(f, &sets));
     // In target order: a later target's finding at the same place is a duplicate.
     let done: Vec<Done> = of_objects.chain(of_patches).filter_map(check).collect();
@@ -483,7 +483,7 @@ fn targets_of<'a>(
         root: object.root(),
         label: object.id.to_string(),
         feature_set: sets.for_object(object),
-        base: base_object.map(|b| (b.path.as_str(), b.root())),
+        base: base_object.map(|b| (&*b.path, b.root())),
         partial,
         pins: (object.file().clone(), base_object.map(|b| b.file().clone())),
         embedded: None,
@@ -504,7 +504,7 @@ fn targets_of<'a>(
                     .flat_map(|e| &e.docs)
                     .map(|d| d.doc.root())
                     .find(|r| identity(*r).as_ref() == Some(&id))
-                    .map(|r| (b.path.as_str(), r))
+                    .map(|r| (&*b.path, r))
             });
             out.push(Target {
                 label: format!("{id} (in {} data.{})", object.id, embedded.key),

@@ -144,7 +144,7 @@ fn removal(input: &Input<'_>, b: &Object) -> super::Impact {
         causes: vec![super::Cause {
             object: b.id.to_string(),
             field: String::new(),
-            file: b.path.clone(),
+            file: b.path.to_string(),
             line: start.line,
             column: start.col,
             summary: format!(

@@ -97,7 +97,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                     {
                         // The MCO writes this drop-in for a ContainerRuntimeConfig.
                         out.push(Dropin {
-                            file: cm.path.clone(),
+                            file: cm.path.to_string(),
                             path: "/etc/crio/crio.conf.d/01-ctrcfg-defaultRuntime".into(),
                             span: droot.span(),
                             line: 1,
@@ -135,7 +135,7 @@ fn crio_dropins(h: &Side<'_>) -> Vec<Dropin> {
                         .position(|l| l.trim_start().starts_with("default_runtime"))
                         .map_or(1, |i| i + 1);
                     out.push(Dropin {
-                        file: cm.path.clone(),
+                        file: cm.path.to_string(),
                         path: path.to_string(),
                         span: d.ignition_span(f),
                         line,
@@ -314,7 +314,7 @@ fn metadata(input: &Input<'_>, h: &Side<'_>) -> Option<(Metadata, String)> {
         return Some(((*m).clone(), "--stream-metadata".into()));
     }
     repository_metadata(h)
-        .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.clone())))
+        .and_then(|o| Metadata::from_value(&o.root().to_json()).map(|m| (m, o.path.to_string())))
 }
 
 /// Which of the repository's `coreos-bootimages` ConfigMaps speaks for a NodePool: a fleet keeps

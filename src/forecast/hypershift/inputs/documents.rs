@@ -43,7 +43,7 @@ impl Side<'_> {
             let Some(emb) = cm.parsed().embedded.iter().find(|e| e.key == key) else {
                 if key == "tuning" {
                     self.invalid.push(InvalidDoc {
-                        path: cm.path.clone(),
+                        path: cm.path.to_string(),
                         span: payload.map(|p| p.span()).unwrap_or(cm.root().span()),
                         message: format!(
                             "ConfigMap `{}` has no Tuned or PerformanceProfile under `data.tuning`",
@@ -62,7 +62,7 @@ impl Side<'_> {
             let mut raw_docs = None;
             if key == "tuning" && emb.docs.len() != 1 {
                 self.invalid.push(InvalidDoc {
-                    path: cm.path.clone(),
+                    path: cm.path.to_string(),
                     span: payload.map(|p| p.span()).unwrap_or(cm.root().span()),
                     message: format!(
                         "ConfigMap `{}` holds {} documents under `data.tuning`; the controller accepts exactly one Tuned or PerformanceProfile",
@@ -79,7 +79,7 @@ impl Side<'_> {
                 let kind = droot.get("kind").and_then(Node::as_str).unwrap_or("");
                 let at = droot.get("kind").map(|k| k.span()).unwrap_or(droot.span());
                 let invalid = |message: String| InvalidDoc {
-                    path: cm.path.clone(),
+                    path: cm.path.to_string(),
                     span: at,
                     message,
                     cm: cm.id.clone(),
@@ -130,7 +130,7 @@ impl Side<'_> {
                         label,
                         possible: false,
                         overwritten: normalise::overwritten_fields(ck),
-                        path: cm.path.clone(),
+                        path: cm.path.to_string(),
                         span: droot.span(),
                     });
                 } else {
@@ -162,7 +162,7 @@ impl Side<'_> {
                         label,
                         possible,
                         overwritten: &[],
-                        path: cm.path.clone(),
+                        path: cm.path.to_string(),
                         span: droot.span(),
                     });
                 }

@@ -31,10 +31,12 @@ pub fn records(
     changed: &BTreeSet<String>,
 ) -> (Record, Record) {
     let (mut a, mut b) = rayon::join(|| Record::of(base), || Record::of(head));
-    let on_a = Attribution::new(&a, &[base.inventory]);
-    let (found, unclear) = by_island(&on_a, alone.reported, alone.suppressed, |d| {
-        Finding::of(d, &[], &files.base)
-    });
+    let (found, unclear) = by_island(
+        &Attribution::new(&a, &[base.inventory]),
+        alone.reported,
+        alone.suppressed,
+        |d| Finding::of(d, &[], &files.base),
+    );
     for (i, x) in a.islands.iter_mut().enumerate() {
         let i = i as u32;
         if !unclear.contains(&i) {
@@ -100,15 +102,8 @@ fn same_islands(a: &Record, b: &Record, changed: &BTreeSet<String>) -> Vec<(u32,
     }
     // Each of a's producers in b (both lists are sorted: one merge each).
     let mut in_b: Vec<Option<u32>> = Vec::with_capacity(a.producer_count());
-    for (list_a, list_b, offset) in [(&a.paths, &b.paths, 0), (&a.roots, &b.roots, b.paths.len())] {
-        let mut j = 0;
-        for p in list_a {
-            while j < list_b.len() && list_b[j] < *p {
-                j += 1;
-            }
-            in_b.push((j < list_b.len() && list_b[j] == *p).then_some((offset + j) as u32));
-        }
-    }
+    merge_into(&mut in_b, &a.paths, &b.paths, 0);
+    merge_into(&mut in_b, &a.roots, &b.roots, b.paths.len());
     let mut size_b: HashMap<u32, usize> = HashMap::new();
     for &i in &b.island {
         *size_b.entry(i).or_default() += 1;
@@ -139,4 +134,15 @@ fn same_islands(a: &Record, b: &Record, changed: &BTreeSet<String>) -> Vec<(u32,
         .collect();
     out.sort_unstable();
     out
+}
+
+/// For each of `list_a` (sorted), its index in `list_b` (sorted) plus `offset`, when there.
+fn merge_into<T: Ord>(in_b: &mut Vec<Option<u32>>, list_a: &[T], list_b: &[T], offset: usize) {
+    let mut j = 0;
+    for p in list_a {
+        while j < list_b.len() && list_b[j] < *p {
+            j += 1;
+        }
+        in_b.push((j < list_b.len() && list_b[j] == *p).then_some((offset + j) as u32));
+    }
 }

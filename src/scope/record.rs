@@ -10,6 +10,7 @@
 //! ([`super::probe`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -38,7 +39,7 @@ pub struct Record {
     pub format: u32,
     /// Every file a producer reads, sorted. Producer `i < paths.len()` is the file `paths[i]`.
     #[serde(with = "front_coded")]
-    pub paths: Vec<String>,
+    pub paths: Vec<Arc<str>>,
     /// A hash of each file's role (0 for a file the check does not parse).
     pub roles: Vec<u64>,
     /// Kustomize roots (folders), sorted. Producer `paths.len() + j` is the root `roots[j]`.
@@ -170,7 +171,7 @@ impl Record {
     pub fn producer(&self, p: u32) -> Producer {
         let p = p as usize;
         match self.paths.get(p) {
-            Some(path) => Producer::File(path.clone()),
+            Some(path) => Producer::File(path.to_string()),
             None => Producer::Root(self.roots[p - self.paths.len()].clone()),
         }
     }
@@ -202,7 +203,7 @@ impl Record {
     /// The index of a file.
     pub fn path_index(&self, path: &str) -> Option<u32> {
         self.paths
-            .binary_search_by(|p| p.as_str().cmp(path))
+            .binary_search_by(|p| (**p).cmp(path))
             .ok()
             .map(|i| i as u32)
     }
@@ -222,10 +223,10 @@ impl Record {
     pub fn inputs_of(&self, p: u32) -> Vec<&str> {
         let p = p as usize;
         match self.paths.get(p) {
-            Some(path) => vec![path.as_str()],
+            Some(path) => vec![&**path],
             None => self.root_inputs[p - self.paths.len()]
                 .iter()
-                .map(|&i| self.paths[i as usize].as_str())
+                .map(|&i| &*self.paths[i as usize])
                 .collect(),
         }
     }
@@ -235,7 +236,7 @@ impl Record {
     pub fn own_file(&self, p: u32) -> Option<&str> {
         let p = p as usize;
         match self.paths.get(p) {
-            Some(path) => Some(path.as_str()),
+            Some(path) => Some(&**path),
             None => self
                 .root_files
                 .get(p - self.paths.len())
@@ -255,16 +256,17 @@ impl Record {
     /// The record of a revision's structure, every island pending.
     pub fn of(rev: &Revision<'_>) -> Record {
         let inv = rev.inventory;
-        let mut paths: BTreeSet<&str> = rev.files.iter().map(|f| &*f.path).collect();
-        paths.extend(rev.listed.iter().map(|p| &**p));
-        paths.extend(rev.roots.iter().flat_map(|r| r.inputs.iter().map(|p| &**p)));
+        // The paths the parse, the source and the renders already share, not copies of them.
+        let mut paths: BTreeSet<&Arc<str>> = rev.files.iter().map(|f| &f.path).collect();
+        paths.extend(rev.listed.iter());
+        paths.extend(rev.roots.iter().flat_map(|r| r.inputs.iter()));
         paths.extend(
             inv.objects
                 .iter()
                 .filter(|o| o.origin.overlay.is_none())
-                .map(|o| &*o.path),
+                .map(|o| &o.path),
         );
-        let paths: Vec<String> = paths.into_iter().map(str::to_string).collect();
+        let paths: Vec<Arc<str>> = paths.into_iter().cloned().collect();
         let mut roots: BTreeSet<&str> = rev.roots.iter().map(|r| r.root.as_str()).collect();
         roots.extend(
             inv.objects
@@ -291,7 +293,7 @@ impl Record {
         record.roles = record
             .paths
             .iter()
-            .map(|p| roles.get(p.as_str()).copied().unwrap_or(0))
+            .map(|p| roles.get(&**p).copied().unwrap_or(0))
             .collect();
         for r in rev.roots {
             let Ok(j) = record.roots.binary_search(&r.root) else {
@@ -584,7 +586,8 @@ pub fn digest64(h: Sha256) -> u64 {
 pub struct Attribution<'a> {
     record: &'a Record,
     /// (kind, namespace, name) → the producers making an object so named.
-    by_name: HashMap<(&'a str, &'a str, &'a str), BTreeSet<u32>>,
+    /// (a few producers each, sorted: a vector, not a tree node per name).
+    by_name: HashMap<(&'a str, &'a str, &'a str), Vec<u32>>,
     /// Files the change adds, each a producer of its own (after the record's).
     added: HashMap<String, u32>,
 }
@@ -607,7 +610,7 @@ impl<'a> Attribution<'a> {
             .enumerate()
             .map(|(k, p)| (p.clone(), base + k as u32))
             .collect();
-        let mut by_name: HashMap<(&str, &str, &str), BTreeSet<u32>> = HashMap::new();
+        let mut by_name: HashMap<(&str, &str, &str), Vec<u32>> = HashMap::new();
         for inv in sides {
             for o in &inv.objects {
                 let p = record.index_of_object(o).or_else(|| {
@@ -619,13 +622,14 @@ impl<'a> Attribution<'a> {
                 });
                 if let Some(p) = p {
                     let ns = o.id.namespace.as_deref().unwrap_or_default();
-                    by_name
-                        .entry((&o.id.kind, ns, &o.id.name))
-                        .or_default()
-                        .insert(p);
+                    let producers = by_name.entry((&o.id.kind, ns, &o.id.name)).or_default();
+                    if let Err(at) = producers.binary_search(&p) {
+                        producers.insert(at, p);
+                    }
                 }
             }
         }
+        by_name.shrink_to_fit();
         Attribution {
             record,
             by_name,
@@ -663,7 +667,12 @@ impl<'a> Attribution<'a> {
         });
         let named = key
             .and_then(|k| self.by_name.get(&k))
-            .map(|p| readers.intersection(p).copied().collect::<BTreeSet<u32>>())
+            .map(|p| {
+                p.iter()
+                    .filter(|x| readers.contains(x))
+                    .copied()
+                    .collect::<BTreeSet<u32>>()
+            })
             .filter(|p| !p.is_empty());
         named.unwrap_or(readers)
     }
@@ -757,9 +766,11 @@ pub fn kept_unchanged(d: &Diagnostic) -> bool {
 /// Sorted paths stored as the length each shares with the one before and the rest: a fleet's
 /// paths share most of their folders, and the record is read at every scoped check.
 mod front_coded {
+    use std::sync::Arc;
+
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub fn serialize<S: Serializer>(paths: &[String], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(paths: &[Arc<str>], s: S) -> Result<S::Ok, S::Error> {
         let mut previous = "";
         let coded: Vec<(u32, &str)> = paths
             .iter()
@@ -781,15 +792,15 @@ mod front_coded {
         coded.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Arc<str>>, D::Error> {
         let coded: Vec<(u32, String)> = Vec::deserialize(d)?;
-        let mut out: Vec<String> = Vec::with_capacity(coded.len());
+        let mut out: Vec<Arc<str>> = Vec::with_capacity(coded.len());
         for (shared, rest) in coded {
-            let before = out.last().map(String::as_str).unwrap_or_default();
+            let before = out.last().map(|p| &**p).unwrap_or_default();
             let prefix = before.get(..shared as usize).ok_or_else(|| {
                 serde::de::Error::custom("a path shares more than the path before it holds")
             })?;
-            out.push(format!("{prefix}{rest}"));
+            out.push(format!("{prefix}{rest}").into());
         }
         Ok(out)
     }

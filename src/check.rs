@@ -221,7 +221,7 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     crate::triage::select_files(&options.triage, &mut loaded);
     clock.lap("source");
     if let Some(s) = &scoping {
-        if let Some(outcome) = s.after_load(options, &loaded, reuse, &mut clock)? {
+        if let Some(outcome) = s.after_load(options, &mut loaded, reuse, &mut clock)? {
             return Ok(outcome);
         }
     }

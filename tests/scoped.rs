@@ -375,3 +375,55 @@ fn generated_fleets_scoped_report_what_a_whole_check_does() {
     let (_, scoped) = tally.report();
     assert!(scoped > 0, "no check of a generated fleet was scoped");
 }
+
+/// A one-off scoped check of the working tree lets go of the bytes of the files its plan does
+/// not read; when its evaluation then turns out whole (here: a NodePool now names a cluster that
+/// does not exist), it reads the working tree again and reports what `--full` does — the other
+/// clusters' plain files included, which it had let go of.
+#[test]
+fn a_working_tree_check_that_turns_whole_after_letting_go_of_the_files_reads_them_again() {
+    let repo = common::Repo::new();
+    for (name, pools) in [("alpha", 2), ("beta", 3), ("gamma", 1)] {
+        repo.write(
+            &format!("clusters/{name}/hostedcluster.yaml"),
+            &common::hosted_cluster(name, "4.18.5"),
+        );
+        repo.write(
+            &format!("clusters/{name}/nodepool.yaml"),
+            &common::node_pool(&format!("{name}-workers"), name, pools, &[]),
+        );
+    }
+    repo.commit("three clusters");
+    let cache = tempfile::tempdir().expect("tempdir");
+    let cache = cache.path().display().to_string();
+    let run = |more: &[&str]| {
+        let mut argv = vec!["check", "--base", "HEAD", "--format", "json"];
+        argv.extend(more);
+        strict(repo.path(), &argv)
+    };
+    // Records HEAD (the working tree is HEAD's).
+    run(&["--cache-dir", &cache]);
+    repo.write(
+        "clusters/alpha/nodepool.yaml",
+        &common::node_pool("alpha-workers", "no-such-cluster", 2, &[]),
+    );
+    let scoped = run(&["--cache-dir", &cache]);
+    assert!(
+        scoped.stderr.contains(
+            "nodecast scope: whole: NodePool/clusters/alpha-workers refers to HostedCluster/clusters/no-such-cluster, which does not exist"
+        ),
+        "{}",
+        scoped.stderr
+    );
+    let full = run(&["--full"]);
+    assert_eq!((scoped.code, &scoped.stdout), (full.code, &full.stdout));
+    let r = full.json();
+    assert_eq!(r["summary"]["objects"], 6);
+    assert_eq!(
+        common::diag_lines(&r),
+        [
+            "R001 error clusters/alpha/nodepool.yaml:7:16",
+            "V104 error clusters/alpha/nodepool.yaml:7:16"
+        ]
+    );
+}

@@ -137,7 +137,7 @@ impl Scoping {
     pub(super) fn after_load(
         &self,
         options: &Options,
-        loaded: &source::Loaded,
+        loaded: &mut source::Loaded,
         reuse: &mut Reuse,
         clock: &mut Stopwatch,
     ) -> Result<Option<Outcome>, Fatal> {
@@ -213,7 +213,7 @@ impl Scoping {
     fn worktree(
         &self,
         options: &Options,
-        loaded: &source::Loaded,
+        loaded: &mut source::Loaded,
         reuse: &mut Reuse,
         clock: &mut Stopwatch,
     ) -> Result<Result<Outcome, Whole>, Fatal> {
@@ -280,7 +280,17 @@ impl Scoping {
         {
             return Ok(Err(Whole::because("a file to read is read through a link")));
         }
-        self.evaluate(options, &record, &plan, subset, (&key, None), reuse, clock)
+        // The working tree was read whole (its files' ids tell what changed); a one-off check
+        // lets go of the bytes the plan does not read, most of them, and reads the tree again
+        // in the rare case the evaluation turns out whole.
+        let released = !reuse.sources.keeps() && release_bytes(loaded);
+        let evaluated =
+            self.evaluate(options, &record, &plan, subset, (&key, None), reuse, clock)?;
+        if released && evaluated.is_err() {
+            *loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
+            crate::triage::select_files(&options.triage, loaded);
+        }
+        Ok(evaluated)
     }
 
     /// Evaluates a plan's files, verifies the evaluation against the record, merges the counts
@@ -450,6 +460,24 @@ impl Scoping {
         }
         crate::scope::log(|| "recorded the base and the head".to_string());
     }
+}
+
+/// Lets go of the bytes of every loaded file (the subset a scoped check reads holds its own
+/// share of those it reads); whether any were held.
+fn release_bytes(loaded: &mut source::Loaded) -> bool {
+    let mut released = false;
+    for f in loaded
+        .base
+        .files
+        .iter_mut()
+        .chain(loaded.head.files.iter_mut())
+    {
+        if let source::Content::Bytes { bytes, .. } = &mut f.content {
+            *bytes = std::sync::Arc::from(&[][..]);
+            released = true;
+        }
+    }
+    released
 }
 
 /// What no record can scope: a run that lists pre-existing findings (`--all`, a baseline) or

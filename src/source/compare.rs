@@ -69,6 +69,14 @@ impl Kept {
     }
 }
 
+impl Kept {
+    /// Whether loads keep what they read for the next one (an editor's server), so a file's
+    /// bytes outlive the check that read them.
+    pub fn keeps(&self) -> bool {
+        self.keep
+    }
+}
+
 /// A tree read for a scope with a size limit.
 type TreeKey = (Oid, String, u64);
 

@@ -88,6 +88,11 @@ pub fn real_path(tree: &dyn Tree, path: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn real_path_at(tree: &dyn Tree, path: &[u8], depth: u32) -> Option<Vec<u8>> {
+    // A path the tree holds as it is has no link on its way (a link holds nothing below it):
+    // one lookup, not one per part.
+    if let Some((Kind::File | Kind::Dir, _)) = tree.kind(path) {
+        return Some(path.to_vec());
+    }
     let mut out: Vec<u8> = Vec::new();
     for part in path.split(|b| *b == b'/').filter(|p| !p.is_empty()) {
         let mut next = out.clone();
@@ -176,5 +181,64 @@ mod tests {
         assert_eq!(join(b"a", b"/etc/passwd"), None);
         assert!(below(b"a/b/c", b"a/b"));
         assert!(!below(b"a/bc", b"a/b"));
+    }
+
+    /// A revision as a list of (path, kind, link target).
+    struct Fake(Vec<(&'static str, Kind, &'static str)>);
+
+    impl Tree for Fake {
+        fn kind(&self, path: &[u8]) -> Option<(Kind, Oid)> {
+            let path = std::str::from_utf8(path).ok()?;
+            if let Some(i) = self.0.iter().position(|(p, _, _)| *p == path) {
+                return Some((self.0[i].1, Oid::from_bytes(&[i as u8; 20]).ok()?));
+            }
+            let dir = format!("{path}/");
+            self.0
+                .iter()
+                .any(|(p, _, _)| p.starts_with(&dir))
+                .then_some((Kind::Dir, Oid::ZERO_SHA1))
+        }
+
+        fn list(&self, _dir: &[u8]) -> Vec<(Vec<u8>, Kind, Oid)> {
+            Vec::new()
+        }
+
+        fn target(&self, link: Oid) -> Option<Vec<u8>> {
+            let i = link.as_bytes()[0] as usize;
+            Some(self.0.get(i)?.2.as_bytes().to_vec())
+        }
+    }
+
+    #[test]
+    fn a_path_through_linked_folders_resolves_as_a_checkout_resolves_it() {
+        let tree = Fake(vec![
+            ("operators/gpu/base/mc.yaml", Kind::File, ""),
+            ("gpu", Kind::Link, "operators/gpu"),
+            ("shortcuts/g", Kind::Link, "../gpu"),
+            ("out", Kind::Link, "../elsewhere"),
+            ("loop", Kind::Link, "loop"),
+        ]);
+        let real = |p: &str| {
+            real_path(&tree, p.as_bytes()).map(|r| String::from_utf8(r).unwrap_or_default())
+        };
+        assert_eq!(
+            real("operators/gpu/base").as_deref(),
+            Some("operators/gpu/base")
+        );
+        assert_eq!(real("gpu/base").as_deref(), Some("operators/gpu/base"));
+        assert_eq!(real("gpu").as_deref(), Some("operators/gpu"));
+        // A link to a link.
+        assert_eq!(
+            real("shortcuts/g/base").as_deref(),
+            Some("operators/gpu/base")
+        );
+        // A path that does not exist is resolved as far as it goes.
+        assert_eq!(
+            real("gpu/overlays/prod").as_deref(),
+            Some("operators/gpu/overlays/prod")
+        );
+        // Out of the repository, or a loop: not followed.
+        assert_eq!(real("out/x"), None);
+        assert_eq!(real("loop/x"), None);
     }
 }

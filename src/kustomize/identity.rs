@@ -38,7 +38,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
     }
     let root = &kust.parsed.docs.first()?.doc.root();
     let mut namespace: Option<&str> = None;
-    let mut listed: Vec<Arc<str>> = Vec::new();
+    let mut listed: Vec<String> = Vec::new();
     for entry in root.as_map()? {
         match entry.key.key_text()? {
             "apiVersion" => {
@@ -52,16 +52,19 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
                     if text.is_empty() || is_remote(text) {
                         return None;
                     }
-                    listed.push(join(dir_of(root_file), text)?.into());
+                    listed.push(join(dir_of(root_file), text)?);
                 }
             }
             _ => return None,
         }
     }
     let mut seen: BTreeSet<(String, String, Option<String>, String)> = BTreeSet::new();
+    // Each listed file by the path its entry holds (one allocation per path for the whole run).
+    let mut shared: Vec<Arc<str>> = Vec::with_capacity(listed.len());
     for path in &listed {
         // A folder (another kustomization, or plain files) is not a file entry: renderer.
-        let file = files.get(&**path)?;
+        let file = files.get(path.as_str())?;
+        shared.push(file.path.clone());
         let parsed = &file.parsed;
         if parsed.status != FileStatus::Parsed || !parsed.problems.is_empty() {
             return None;
@@ -81,7 +84,7 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
         }
     }
     // A file listed twice is a duplicate identity for Kustomize (caught above unless empty).
-    Some(listed)
+    Some(shared)
 }
 
 /// The identity Kustomize gives a document that it would print unchanged, else `None`.

@@ -332,11 +332,22 @@ pub fn parse_sides_reusing(
         }
         parsed.insert(id, Arc::new(f));
     }
-    let side = |snap: &Snapshot| -> Vec<FileEntry> {
+    // One path allocation per path of the run: both sides list nearly every file.
+    let mut paths: std::collections::HashSet<Arc<str>> =
+        std::collections::HashSet::with_capacity(head.files.len());
+    let mut path_of = |p: &str| -> Arc<str> {
+        if let Some(shared) = paths.get(p) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = p.into();
+        paths.insert(shared.clone());
+        shared
+    };
+    let mut side = |snap: &Snapshot| -> Vec<FileEntry> {
         snap.files
             .iter()
             .map(|f| FileEntry {
-                path: f.path.as_str().into(),
+                path: path_of(&f.path),
                 role: role::Role::Manifest,
                 id: f.content.id(),
                 via_link: f.via_link,

@@ -673,3 +673,38 @@ fn an_overlay_below_a_linked_folder_renders_in_a_commit_as_in_the_working_tree()
         );
     }
 }
+
+/// An overlay whose base is reached through a link to the repository's top folder
+/// (`top -> .`): a commit's render reads the whole tree through it, as a checkout does, instead
+/// of failing (R101) where the working tree renders.
+#[test]
+fn a_base_reached_through_a_link_to_the_top_folder_renders_in_a_commit_as_in_the_working_tree() {
+    if !common::require_kubectl(
+        "a_base_reached_through_a_link_to_the_top_folder_renders_in_a_commit_as_in_the_working_tree",
+    ) {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write("kustomization.yaml", "resources:\n  - base\n");
+    repo.write("base/kustomization.yaml", "resources:\n  - mc.yaml\n");
+    repo.write(
+        "base/mc.yaml",
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-worker-x\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  kernelArguments:\n    - nosmt\n",
+    );
+    repo.write(
+        "app/kustomization.yaml",
+        "resources:\n  - ../top\nnamePrefix: app-\n",
+    );
+    std::os::unix::fs::symlink(".", repo.path().join("top")).expect("link");
+    repo.commit("an overlay of the top folder, through a link");
+    for args in [&["--head", "HEAD"][..], &["--staged"][..], &[][..]] {
+        let mut all = vec!["check", "--no-base", "--all", "--format", "json"];
+        all.extend_from_slice(args);
+        let r = nodecast(repo.path(), &all).json();
+        assert_eq!(diag_lines(&r), ["Y009 warning top:null:null"], "{args:?}");
+        assert_eq!(
+            r["summary"]["objects"], 2,
+            "{args:?}: the top folder's and the app's"
+        );
+    }
+}

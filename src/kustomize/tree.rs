@@ -178,9 +178,14 @@ fn git_files(
     let sub = if dir.is_empty() {
         root
     } else {
-        let real = real_folder(&commit_view(repo, &root), dir);
-        let entry = root.get_path(Path::new(real.as_deref().unwrap_or(dir)))?;
-        repo.find_tree(entry.id())?
+        match real_folder(&commit_view(repo, &root), dir) {
+            // A link to the repository's top folder.
+            Some(real) if real.is_empty() => root,
+            real => {
+                let entry = root.get_path(Path::new(real.as_deref().unwrap_or(dir)))?;
+                repo.find_tree(entry.id())?
+            }
+        }
     };
     let mut found: Vec<(String, Oid)> = Vec::new();
     sub.walk(TreeWalkMode::PreOrder, |parent, entry| {
@@ -236,6 +241,7 @@ fn index_files(repo: &Repository, entries: &IndexEntries, dir: &str) -> Vec<(Str
             }
             // Below a linked folder, a file is where the render reads it: under the link.
             let path = match path.strip_prefix(real) {
+                Some(rest) if real != dir && real.is_empty() => format!("{dir}/{rest}"),
                 Some(rest) if real != dir => format!("{dir}{rest}"),
                 _ => path,
             };

@@ -474,7 +474,7 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
     let source = nodecast_yaml::Source::new(text.clone());
     let parsed = nodecast_yaml::parse_source(&source, &budget.options(&opts));
     budget.take(&parsed);
-    let actions = template_actions(&text, &parsed);
+    let actions = template_actions(&source, &parsed);
     if let Some(&at) = actions.first() {
         return templated(text, encoding, at, actions, &budget.options(&opts), budget);
     }
@@ -577,18 +577,14 @@ pub(crate) fn ignition_of(root: Node<'_>, budget: &mut Budget) -> Vec<IgnitionFi
     ignition::decode(root, &mut budget.payload)
 }
 
-/// Every template action a renderer would execute ([`template::actions`]), as spans.
-fn template_actions(text: &str, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
-    let offsets = template::actions(text, parsed);
-    if offsets.is_empty() {
-        return Vec::new();
-    }
-    let index = nodecast_yaml::LineIndex::new(text);
-    offsets
+/// Every template action a renderer would execute ([`template::actions`]), as spans (positions
+/// from the source's own line starts, which the file's findings use too).
+fn template_actions(source: &nodecast_yaml::Source, parsed: &nodecast_yaml::Parsed) -> Vec<Span> {
+    template::actions(source.text(), parsed)
         .into_iter()
         .map(|offset| Span {
-            start: index.pos(text, offset),
-            end: index.pos(text, offset + 2),
+            start: source.pos(offset),
+            end: source.pos(offset + 2),
         })
         .collect()
 }

@@ -37,7 +37,7 @@ pub fn actions(text: &str, parsed: &Parsed) -> Vec<usize> {
         let root = doc.root();
         collect_string_spans(root, &mut protected);
         if let Some(t) = external_secret_template(root) {
-            protected.push((t.span().start.offset, t.span().end.offset));
+            protected.push(t.offsets());
         }
     }
     all.filter(|&i| !protected.iter().any(|&(s, e)| s <= i && i < e))
@@ -145,7 +145,7 @@ fn holds_no_object(text: &str, parsed: &Parsed) -> bool {
         let root = doc.root();
         match root.kind() {
             NodeKind::Map(_) => {
-                let start = root.span().start.offset;
+                let (start, _) = root.offsets();
                 if text[start..].starts_with('{') {
                     return false;
                 }
@@ -206,7 +206,7 @@ fn collect_string_spans(node: Node<'_>, out: &mut Vec<(usize, usize)>) {
     match node.kind() {
         NodeKind::Scalar { style, .. } => {
             if style != ScalarStyle::Plain {
-                out.push((node.span().start.offset, node.span().end.offset));
+                out.push(node.offsets());
             }
         }
         NodeKind::Seq(items) => items.iter().for_each(|n| collect_string_spans(n, out)),

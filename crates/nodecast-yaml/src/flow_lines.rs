@@ -192,7 +192,7 @@ fn flow_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{parse, NodeKind, Options, ProblemKind};
+    use crate::{parse, Node, NodeKind, Options, ProblemKind};
 
     fn syntax(text: &str) -> Vec<(u32, u32, String)> {
         parse(text, &Options::default())
@@ -203,15 +203,17 @@ mod tests {
             .collect()
     }
 
+    /// The first container of a Pod's `spec`.
+    fn first_container(root: Node<'_>) -> Option<Node<'_>> {
+        match root.path(&["spec", "containers"])?.kind() {
+            NodeKind::Seq(items) => items.get(0),
+            _ => None,
+        }
+    }
+
     fn args(text: &str) -> Vec<String> {
         let parsed = parse(text, &Options::default());
-        let root = parsed.documents[0].root();
-        let node = root
-            .path(&["spec", "containers"])
-            .and_then(|c| match c.kind() {
-                NodeKind::Seq(items) => items.get(0),
-                _ => None,
-            })
+        let node = first_container(parsed.documents[0].root())
             .and_then(|c| c.get("args"))
             .expect("args");
         match node.kind() {
@@ -231,14 +233,7 @@ mod tests {
         assert_eq!(args(POD), ["--a", "b c"]);
         // Positions are those of the file as written.
         let parsed = parse(POD, &Options::default());
-        let root = parsed.documents[0].root();
-        let image = root
-            .path(&["spec", "containers"])
-            .and_then(|c| match c.kind() {
-                NodeKind::Seq(items) => items.get(0),
-                _ => None,
-            });
-        let image = image
+        let image = first_container(parsed.documents[0].root())
             .and_then(|c| c.get("image"))
             .expect("image")
             .span()

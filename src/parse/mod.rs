@@ -294,7 +294,7 @@ pub fn parse_sides_reusing(
                 first_pass_payload_budget(bytes.len()),
                 "the first pass's budget",
             );
-            let f = parse_file_within(&bytes, &mut budget);
+            let f = parse_shared_within(&bytes, &mut budget);
             (id, budget.hit().then_some(bytes), f)
         })
         .collect();
@@ -324,7 +324,7 @@ pub fn parse_sides_reusing(
             "this file's budget (64 MiB)"
         };
         let mut budget = Budget::new(alias, payload, whose);
-        let mut f = parse_file_within(&bytes, &mut budget);
+        let mut f = parse_shared_within(&bytes, &mut budget);
         alias_left = alias_left.saturating_sub(alias - budget.alias_left);
         payload_left = payload_left.saturating_sub(payload - budget.payload.left);
         if budget.alias_hit && alias < FILE_ALIAS_BUDGET {
@@ -427,6 +427,28 @@ pub fn parse_file(bytes: &[u8]) -> ParsedFile {
 
 /// Parses one file's bytes charging `budget` (alias expansion, decoded payloads); never panics.
 pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
+    parse_within(bytes, None, budget)
+}
+
+/// [`parse_file_within`] of bytes the source already shares: UTF-8 text keeps their allocation
+/// instead of a copy, so a fleet's files are not held twice while they are parsed.
+pub fn parse_shared_within(bytes: &Arc<[u8]>, budget: &mut Budget) -> ParsedFile {
+    parse_within(bytes, Some(bytes), budget)
+}
+
+/// `text`, which `std::str::from_utf8` made of all of `bytes`, in the bytes' allocation.
+fn shared_text(bytes: &Arc<[u8]>, text: &str) -> Arc<str> {
+    if !std::ptr::eq(bytes.as_ptr(), text.as_ptr()) || bytes.len() != text.len() {
+        return text.into();
+    }
+    let raw: *const [u8] = Arc::into_raw(bytes.clone());
+    // SAFETY: `str` and `[u8]` have the same layout, and `text` is these very bytes checked to
+    // be UTF-8 (the inverse of std's `From<Arc<str>> for Arc<[u8]>`). The bytes are never written
+    // through an `Arc<[u8]>` again: `Arc::get_mut` needs the only reference, and the text is one.
+    unsafe { Arc::from_raw(raw as *const str) }
+}
+
+fn parse_within(bytes: &[u8], shared: Option<&Arc<[u8]>>, budget: &mut Budget) -> ParsedFile {
     let (text, encoding): (Arc<str>, Option<&'static str>) =
         if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
             match unread::utf16(bytes) {
@@ -447,7 +469,10 @@ pub fn parse_file_within(bytes: &[u8], budget: &mut Budget) -> ParsedFile {
                 return unparsed(FileStatus::Binary);
             }
             match std::str::from_utf8(bytes) {
-                Ok(text) => (text.into(), None),
+                Ok(text) => (
+                    shared.map_or_else(|| text.into(), |b| shared_text(b, text)),
+                    None,
+                ),
                 Err(err) => {
                     let valid = &bytes[..err.valid_up_to()];
                     let prefix = std::str::from_utf8(valid).unwrap_or_default();
@@ -595,4 +620,42 @@ pub fn type_meta(root: Node<'_>) -> Option<(&str, &str)> {
         root.get("apiVersion")?.as_str()?,
         root.get("kind")?.as_str()?,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shared parse keeps the source's allocation as the text and parses exactly as the
+    /// copying one; bytes that are not UTF-8 (or UTF-16) still take their own paths.
+    #[test]
+    fn a_shared_parse_keeps_the_bytes_as_the_text_and_parses_the_same() {
+        let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # é\ndata:\n  k: v\n";
+        let bytes: Arc<[u8]> = Arc::from(yaml.as_bytes());
+        let shared = parse_shared_within(&bytes, &mut Budget::file());
+        let copied = parse_file(yaml.as_bytes());
+        let text = shared.text.as_deref().unwrap_or_default();
+        assert!(std::ptr::eq(text.as_ptr(), bytes.as_ptr()));
+        assert_eq!(text, yaml);
+        assert_eq!(format!("{:?}", shared.docs), format!("{:?}", copied.docs));
+        // The text outlives the source's handle.
+        drop(bytes);
+        let k = shared.docs[0].doc.root().path(&["data", "k"]);
+        assert_eq!(k.and_then(|n| n.as_str()), Some("v"));
+
+        let latin1: Arc<[u8]> = Arc::from(&b"kind: \xe9\n"[..]);
+        let not_utf8 = parse_shared_within(&latin1, &mut Budget::file());
+        assert!(matches!(not_utf8.status, FileStatus::NotUtf8 { .. }));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "kind: ConfigMap\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        let decoded = parse_shared_within(&Arc::from(utf16), &mut Budget::file());
+        assert_eq!(decoded.text.as_deref(), Some("kind: ConfigMap\n"));
+        assert_eq!(decoded.encoding, Some("UTF-16LE"));
+    }
 }

@@ -283,7 +283,13 @@ impl Scoping {
         // The working tree was read whole (its files' ids tell what changed); a one-off check
         // lets go of the bytes the plan does not read, most of them, and reads the tree again
         // in the rare case the evaluation turns out whole.
+        let mut subset = subset;
         let released = !reuse.sources.keeps() && release_bytes(loaded);
+        if released {
+            // The files read are scattered among those let go: copied, they fill the freed
+            // pages instead of pinning them (the parse keeps a file's bytes as its text).
+            compact_bytes(&mut subset);
+        }
         let evaluated =
             self.evaluate(options, &record, &plan, subset, (&key, None), reuse, clock)?;
         if released && evaluated.is_err() {
@@ -478,6 +484,26 @@ fn release_bytes(loaded: &mut source::Loaded) -> bool {
         }
     }
     released
+}
+
+/// Copies each loaded content into an allocation of its own (one per content, as both sides
+/// shared it), letting go of the old one.
+fn compact_bytes(loaded: &mut source::Loaded) {
+    let mut copies: std::collections::HashMap<[u8; 20], std::sync::Arc<[u8]>> =
+        std::collections::HashMap::new();
+    for f in loaded
+        .base
+        .files
+        .iter_mut()
+        .chain(loaded.head.files.iter_mut())
+    {
+        if let source::Content::Bytes { id, bytes } = &mut f.content {
+            let copy = copies
+                .entry(*id)
+                .or_insert_with(|| std::sync::Arc::from(&bytes[..]));
+            *bytes = copy.clone();
+        }
+    }
 }
 
 /// What no record can scope: a run that lists pre-existing findings (`--all`, a baseline) or

@@ -86,7 +86,7 @@ const KEPT_TREES: usize = 4;
 /// Blobs are read by the ids the repository's own trees and index name. libgit2 hashes every
 /// object it reads again by default (a tenth of a warm check's time), which guards only against
 /// a corrupt object store — something Git's own commands do not check on every read either.
-fn read_without_rehashing() {
+pub(crate) fn read_without_rehashing() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| git2::opts::strict_hash_verification(false));
 }

@@ -59,6 +59,9 @@ impl Revisions {
         if req.base_dir.is_some() || req.no_base || (req.head.is_none() && !req.staged) {
             return Ok(None);
         }
+        // What changed is read before the snapshots are: the trees it diffs are not hashed again
+        // either.
+        super::compare::read_without_rehashing();
         let Ok(repo) = Repository::discover(&req.path) else {
             return Ok(None);
         };

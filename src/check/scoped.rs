@@ -259,7 +259,7 @@ impl Scoping {
                 .cloned()
                 .collect()
         };
-        let subset = source::Loaded {
+        let mut subset = source::Loaded {
             base: source::Snapshot {
                 info: loaded.base.info.clone(),
                 files: keep(&loaded.base.files),
@@ -283,7 +283,6 @@ impl Scoping {
         // The working tree was read whole (its files' ids tell what changed); a one-off check
         // lets go of the bytes the plan does not read, most of them, and reads the tree again
         // in the rare case the evaluation turns out whole.
-        let mut subset = subset;
         let released = !reuse.sources.keeps() && release_bytes(loaded);
         if released {
             // The files read are scattered among those let go: copied, they fill the freed

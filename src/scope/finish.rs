@@ -581,6 +581,18 @@ pub fn head_record(
 /// The base's record with what a scoped evaluation taught of its evaluated islands; `None` when
 /// it taught nothing new.
 pub fn base_record(base: &Record, plan: &Plan, merged: &Merged) -> Option<Record> {
+    // The record holds every file and name of the fleet: copied only when something is taught.
+    let teaches = plan.evaluated.iter().any(|&i| {
+        base.islands.get(i as usize).is_some_and(|x| {
+            (x.alone.is_none() && merged.alone.contains_key(&i))
+                || (x.unchanged.is_none()
+                    && !plan.touched.contains(&i)
+                    && merged.unchanged.contains_key(&i))
+        })
+    });
+    if !teaches {
+        return None;
+    }
     let mut out = base.clone();
     let mut taught = false;
     for &i in &plan.evaluated {

@@ -293,19 +293,19 @@ impl Inventory {
                 }
             }
         }
+        // A render's objects come together: one path and one overlay name for all of them.
+        let mut names: Option<(Arc<str>, Arc<str>)> = None;
         for r in &rendered.objects {
+            let (path, overlay) = match names.take() {
+                Some((p, o)) if *p == *r.path && *o == *r.overlay => (p, o),
+                _ => (r.path.as_str().into(), r.overlay.as_str().into()),
+            };
             let origin = Origin {
-                overlay: Some(r.overlay.as_str().into()),
+                overlay: Some(overlay.clone()),
                 wrapper: None,
             };
-            inv.add(
-                &r.path.as_str().into(),
-                &r.file,
-                0,
-                origin,
-                &r.elsewhere,
-                budget,
-            );
+            inv.add(&path, &r.file, 0, origin, &r.elsewhere, budget);
+            names = Some((path, overlay));
         }
         inv.linked = files
             .iter()

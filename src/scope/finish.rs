@@ -581,32 +581,34 @@ pub fn head_record(
 /// The base's record with what a scoped evaluation taught of its evaluated islands; `None` when
 /// it taught nothing new.
 pub fn base_record(base: &Record, plan: &Plan, merged: &Merged) -> Option<Record> {
-    // The record holds every file and name of the fleet: copied only when something is taught.
-    let teaches = plan.evaluated.iter().any(|&i| {
-        base.islands.get(i as usize).is_some_and(|x| {
-            (x.alone.is_none() && merged.alone.contains_key(&i))
-                || (x.unchanged.is_none()
-                    && !plan.touched.contains(&i)
-                    && merged.unchanged.contains_key(&i))
+    // What each evaluated island teaches, found before the record (every file and name of the
+    // fleet) is copied: a change checked again teaches nothing.
+    let taught: Vec<(usize, Option<&Found>, Option<&Found>)> = plan
+        .evaluated
+        .iter()
+        .filter_map(|&i| {
+            let x = base.islands.get(i as usize)?;
+            let alone = x.alone.is_none().then(|| merged.alone.get(&i)).flatten();
+            let unchanged = (x.unchanged.is_none() && !plan.touched.contains(&i))
+                .then(|| merged.unchanged.get(&i))
+                .flatten();
+            (alone.is_some() || unchanged.is_some()).then_some((i as usize, alone, unchanged))
         })
-    });
-    if !teaches {
+        .collect();
+    if taught.is_empty() {
         return None;
     }
     let mut out = base.clone();
-    let mut taught = false;
-    for &i in &plan.evaluated {
-        let Some(x) = out.islands.get_mut(i as usize) else {
+    for (i, alone, unchanged) in taught {
+        let Some(x) = out.islands.get_mut(i) else {
             continue;
         };
-        if x.alone.is_none() {
-            x.alone = merged.alone.get(&i).cloned();
-            taught |= x.alone.is_some();
+        if let Some(found) = alone {
+            x.alone = Some(found.clone());
         }
-        if x.unchanged.is_none() && !plan.touched.contains(&i) {
-            x.unchanged = merged.unchanged.get(&i).cloned();
-            taught |= x.unchanged.is_some();
+        if let Some(found) = unchanged {
+            x.unchanged = Some(found.clone());
         }
     }
-    taught.then_some(out)
+    Some(out)
 }

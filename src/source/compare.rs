@@ -67,9 +67,7 @@ impl Kept {
             ..Kept::default()
         }
     }
-}
 
-impl Kept {
     /// Whether loads keep what they read for the next one (an editor's server), so a file's
     /// bytes outlive the check that read them.
     pub fn keeps(&self) -> bool {

@@ -326,6 +326,7 @@ fn check_loaded(
         || Inventory::build_with(&files.head, &rendered.head),
     );
     let units = crate::inventory::settle(&mut base, &mut head, &options.cluster_roots);
+    crate::inventory::share_unchanged(&base, &mut head);
     clock.lap("inventory");
     let mut diff = diff_of(options, &base, &head, loaded.has_base);
     crate::diff::unreadable::mark(&mut diff, &files, &base, &head, loaded.has_base);

@@ -15,6 +15,7 @@ pub mod diff;
 pub mod fingerprint;
 pub mod forecast;
 pub mod inventory;
+mod keyed_hash;
 pub mod kustomize;
 pub mod parse;
 pub mod placeholder;

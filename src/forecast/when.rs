@@ -124,7 +124,7 @@ fn governing<'m>(
             }
         }
     }
-    pool.stanza.as_ref().map(|st| (pool, st))
+    pool.stanza.as_deref().map(|st| (pool, st))
 }
 
 fn schedule_one(

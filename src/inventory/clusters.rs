@@ -251,8 +251,9 @@ pub fn split_units(
             .find(|d| units.contains(*d))
             .map(str::to_string)
     };
-    let scopes =
-        |inv: &Inventory| -> Vec<Option<String>> { inv.objects.iter().map(&unit_of).collect() };
+    let scopes = |inv: &Inventory| -> Vec<Option<String>> {
+        inv.objects.iter().map(|o| unit_of(o)).collect()
+    };
     let (b, h) = (scopes(base), scopes(head));
     base.rescope(b);
     head.rescope(h);

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 
+use std::sync::Arc;
+
 use super::{Object, ObjectId};
 
 /// Identity → index of its first definition, keyed by a hash of the identity (compared with the
@@ -27,7 +29,7 @@ impl FirstDefinitions {
     }
 
     /// The first definition of `id`.
-    pub fn get(&self, objects: &[Object], id: &ObjectId) -> Option<usize> {
+    pub fn get(&self, objects: &[Arc<Object>], id: &ObjectId) -> Option<usize> {
         let is = |i: u32| objects.get(i as usize).is_some_and(|o| &o.id == id);
         match self.slots.get(&self.hasher.hash_one(id)) {
             Some(&i) if is(i) => Some(i as usize),
@@ -43,7 +45,7 @@ impl FirstDefinitions {
 
     /// Records `index` as the first definition of its identity, or returns the first one when the
     /// identity already has one.
-    pub fn insert(&mut self, objects: &[Object], index: usize) -> Option<usize> {
+    pub fn insert(&mut self, objects: &[Arc<Object>], index: usize) -> Option<usize> {
         let id = &objects.get(index)?.id;
         if let Some(first) = self.get(objects, id) {
             return Some(first);
@@ -61,7 +63,7 @@ impl FirstDefinitions {
     /// Every identity with its first definition (in no particular order).
     pub fn iter<'a>(
         &'a self,
-        objects: &'a [Object],
+        objects: &'a [Arc<Object>],
     ) -> impl Iterator<Item = (&'a ObjectId, usize)> + 'a {
         self.slots
             .values()

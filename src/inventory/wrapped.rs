@@ -11,7 +11,7 @@ use super::{Object, ObjectId};
 use crate::parse::{self, FileStatus, ParsedFile};
 
 /// How a wrapper applies the object it carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum How {
     /// ACM `musthave` / `mustonlyhave`, or a Hive resource: the object is created or updated.
     Applied,
@@ -33,7 +33,7 @@ impl How {
 }
 
 /// The wrapper that carries an object, for grouping (which clusters receive it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Wrapper {
     /// The outermost wrapper (the `Policy`, `SyncSet` or `SelectorSyncSet`).
     pub id: ObjectId,

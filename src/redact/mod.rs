@@ -100,7 +100,7 @@ impl Redaction {
     ) -> (Self, Needles) {
         let objects: Vec<(Side, &Object)> = [(Side::Base, base), (Side::Head, head)]
             .iter()
-            .flat_map(|(side, inv)| inv.objects.iter().map(move |o| (*side, o)))
+            .flat_map(|(side, inv)| inv.objects.iter().map(move |o| (*side, &**o)))
             .collect();
         let in_base = base.objects.len();
         let mut by_object: Needles = (Vec::new(), Vec::new());
@@ -195,7 +195,7 @@ pub type Needles = (Vec<(usize, Vec<String>)>, Vec<(usize, Vec<String>)>);
 /// Each object's private values, as they are searched for in text, by object index: what a
 /// scoped check must know of the files it leaves out (as keyed hashes, never the values).
 pub fn needles_by_object(inv: &Inventory, extra: &Extra) -> Vec<(usize, Vec<String>)> {
-    let objects: Vec<(Side, &Object)> = inv.objects.iter().map(|o| (Side::Head, o)).collect();
+    let objects: Vec<(Side, &Object)> = inv.objects.iter().map(|o| (Side::Head, &**o)).collect();
     private_values(objects, extra)
         .into_iter()
         .map(|(i, (_, needles))| (i, needles))

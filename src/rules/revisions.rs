@@ -34,7 +34,7 @@ pub fn pairs<'a>(
                 .copied()
                 .find(|b| b.path == h.path)
                 .or_else(|| (same.len() == 1).then(|| same[0]));
-            (b, h)
+            (b, &**h)
         })
         .collect()
 }

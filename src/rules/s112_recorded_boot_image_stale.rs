@@ -36,6 +36,7 @@ fn machine_configuration<'a>(
         .objects
         .iter()
         .filter(|m| m.id.group == "operator.openshift.io" && m.id.kind == "MachineConfiguration")
+        .map(|m| &**m)
         .collect();
     crate::inventory::clusters::speaking_for(roots, ctx.cluster_roots, cv, &all)
 }

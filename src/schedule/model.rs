@@ -58,8 +58,9 @@ pub struct Holder {
     pub namespace: Option<String>,
     /// Name.
     pub name: String,
-    /// The stanza, when present and of a supported revision.
-    pub stanza: Option<Stanza>,
+    /// The stanza, when present and of a supported revision (boxed: a fleet's pools mostly have
+    /// none, and every holder held a stanza's room).
+    pub stanza: Option<Box<Stanza>>,
     /// Index in [`Model::policies`] of the referenced policy, when it resolves.
     pub policy: Option<usize>,
 }
@@ -136,7 +137,9 @@ impl Model {
                 first_use
                     .get_or_insert_with(|| (obj.path_at(e.key.span()).to_string(), e.key.span()));
             }
-            let stanza = entry.and_then(|e| stanza::parse(&Src::of(obj), e, now, out));
+            let stanza = entry
+                .and_then(|e| stanza::parse(&Src::of(obj), e, now, out))
+                .map(Box::new);
             holders.push(Holder {
                 index,
                 kind: hk,

@@ -191,7 +191,11 @@ pub fn run(
 pub struct Kept {
     keep: bool,
     fingerprint: String,
-    results: std::collections::HashMap<TargetKey, (Boxed, Pins)>,
+    /// Each result by its [`TargetKey`]'s 128-bit keyed hash ([`crate::keyed_hash`]): a
+    /// one-off check keeps a result for every document of a fleet, for the base revision's lint.
+    results: std::collections::HashMap<(u64, u64), Boxed>,
+    /// The parses the kept keys point into, once each (by address).
+    pins: std::collections::HashMap<usize, Arc<ParsedFile>>,
     /// Results kept in the cache folder between runs (one-off checks).
     disk: store::Disk,
 }
@@ -240,19 +244,13 @@ type Pins = (Arc<ParsedFile>, Option<Arc<ParsedFile>>);
 /// What a document's result depends on besides the schemas and settings: the parses of the
 /// document and (where it matters) of its base, and the rest of what names and places it — its
 /// identity, `apiVersion`, path, label, feature set, whether it is a patch or rendered — as a
-/// 128-bit keyed hash, so that a kept result costs a few dozen bytes, not a copy of its names.
+/// 128-bit keyed hash. A result is kept under this key's own keyed hash, so it costs 24 bytes,
+/// not a copy of its names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TargetKey {
     root: NodeAddr,
     base: NodeAddr,
     rest: (u64, u64),
-}
-
-/// Two independently keyed hashers, the same for the whole process (kept results outlive a run).
-fn key_hashers() -> &'static (std::hash::RandomState, std::hash::RandomState) {
-    static HASHERS: std::sync::OnceLock<(std::hash::RandomState, std::hash::RandomState)> =
-        std::sync::OnceLock::new();
-    HASHERS.get_or_init(|| (std::hash::RandomState::new(), std::hash::RandomState::new()))
 }
 
 /// What every result of a run depends on: the settings and the schemas (the repository's CRDs,
@@ -306,6 +304,7 @@ pub fn run_reusing(
     let print = fingerprint(head, settings);
     if kept.fingerprint != print {
         kept.results.clear();
+        kept.pins.clear();
         kept.fingerprint = print.clone();
     }
     let sets =
@@ -336,15 +335,19 @@ pub fn run_reusing(
                 .sum::<usize>()
         })
         .sum::<usize>();
-    let next = std::sync::Mutex::new(std::collections::HashMap::with_capacity(if keep {
-        targets
-    } else {
-        0
-    }));
+    let next = std::sync::Mutex::new((
+        std::collections::HashMap::with_capacity(if keep { targets } else { 0 }),
+        std::collections::HashMap::new(),
+    ));
     let keep_for_next = |key: Option<TargetKey>, result: &Boxed, pins: &Pins| {
         if let Some(key) = key.filter(|_| keep) {
             let mut next = next.lock().unwrap_or_else(|e| e.into_inner());
-            next.insert(key, (result.clone(), pins.clone()));
+            next.0.insert(crate::keyed_hash::of(&key), result.clone());
+            for file in std::iter::once(&pins.0).chain(&pins.1) {
+                next.1
+                    .entry(Arc::as_ptr(file) as usize)
+                    .or_insert_with(|| file.clone());
+            }
         }
     };
     let check = |target: Target<'_>| -> Option<Done> {
@@ -362,12 +365,12 @@ pub fn run_reusing(
         let found = [key, as_update]
             .into_iter()
             .flatten()
-            .find_map(|k| previous.get(&k));
+            .find_map(|k| previous.get(&crate::keyed_hash::of(&k)));
         let content = disk
             .is_open()
             .then(|| target.content_key(entry, false))
             .flatten();
-        if let Some((result, _)) = found {
+        if let Some(result) = found {
             keep_for_next(key, result, &target.pins);
             return (content.is_some() || result.is_some())
                 .then(|| (content, false, result.clone()));
@@ -416,7 +419,7 @@ pub fn run_reusing(
         results.extend(result);
     }
     if keep {
-        kept.results = next;
+        (kept.results, kept.pins) = next;
     }
     let mut out = Output::default();
     let mut seen = std::collections::HashSet::new();
@@ -547,16 +550,13 @@ impl Target<'_> {
     /// takes the head's result for each document the change left alone.
     fn key(&self, schema: Option<&Arc<SchemaEntry>>) -> TargetKey {
         let transition = schema.is_some_and(|e| e.has_transition_rules());
-        use std::hash::BuildHasher;
-        let rest = self.rest(schema);
-        let (a, b) = key_hashers();
         TargetKey {
             root: self.root.addr(),
             base: self
                 .base
                 .filter(|_| transition)
                 .map_or(NodeAddr::default(), |(_, root)| root.addr()),
-            rest: (a.hash_one(&rest), b.hash_one(&rest)),
+            rest: crate::keyed_hash::of(&self.rest(schema)),
         }
     }
 

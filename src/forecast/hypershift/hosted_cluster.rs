@@ -156,6 +156,6 @@ fn nodepools_of<'a>(input: &Input<'a>, hc: &Object) -> Vec<&'a Object> {
         .references
         .iter()
         .filter(|r| r.kind == ReferenceKind::NodePoolCluster && r.target == hc.id)
-        .map(|r| &input.head.objects[r.from])
+        .map(|r| &*input.head.objects[r.from])
         .collect()
 }

@@ -19,7 +19,7 @@ use crate::inventory::{Object, ObjectId};
 
 /// Which generated files exist on either side (so a source removed in head still renders the
 /// controller's default content instead of "file removed").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Managed {
     /// registries.conf is generated from mirror sets or Image registry sources.
     pub registries: bool,

@@ -12,11 +12,12 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::generated::Managed;
 use crate::diagnostic::Diagnostic;
 use crate::inventory::Object;
+use crate::parse::ParsedFile;
 
 /// What an unchanged cluster's model reads.
 pub(super) struct Key<'a> {
@@ -35,29 +36,48 @@ impl Key<'_> {
         }
         h.finish()
     }
+
+    /// What the model reads besides the documents themselves ([`Entry::rest`]).
+    fn rest(&self) -> (u64, u64) {
+        struct Placements<'a>(&'a [&'a Object]);
+        impl Hash for Placements<'_> {
+            fn hash<H: Hasher>(&self, h: &mut H) {
+                for o in self.0 {
+                    o.hash_placement(h);
+                }
+            }
+        }
+        crate::keyed_hash::of(&(
+            self.label,
+            self.managed,
+            self.platform,
+            Placements(self.objects),
+        ))
+    }
 }
 
-/// One kept model: its inputs (held, so the parses they point into stay theirs) and findings.
+/// One kept model: its inputs and findings. The documents it read are held (so the parses they
+/// point into stay theirs and no other parse can take their address) and compared by address;
+/// the rest of what it read (the label, the generated files, the platform, and each object's
+/// identity, path, origin and values written elsewhere) as a 128-bit keyed hash
+/// ([`crate::keyed_hash`]): a copy of every object of a fleet's unchanged clusters was the
+/// largest thing a one-off check kept for its base revision's lint (9 MB on the large fleet).
 #[derive(Clone)]
 struct Entry {
-    label: String,
-    managed: Managed,
-    platform: Option<String>,
-    objects: Vec<Object>,
+    documents: Vec<(Arc<ParsedFile>, usize)>,
+    rest: (u64, u64),
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Entry {
-    fn is(&self, key: &Key<'_>) -> bool {
-        self.label == key.label
-            && self.managed == key.managed
-            && self.platform.as_deref() == key.platform
-            && self.objects.len() == key.objects.len()
+    fn is(&self, key: &Key<'_>, rest: (u64, u64)) -> bool {
+        self.rest == rest
+            && self.documents.len() == key.objects.len()
             && self
-                .objects
+                .documents
                 .iter()
                 .zip(key.objects)
-                .all(|(a, b)| a.same_definition(b))
+                .all(|((file, index), o)| Arc::ptr_eq(file, o.file()) && *index == o.doc_index)
     }
 }
 
@@ -72,31 +92,34 @@ pub struct Memo {
 impl Memo {
     /// The findings of the model whose inputs are `key`, when a model of the same inputs ran.
     pub(super) fn get(&self, key: &Key<'_>) -> Option<Vec<Diagnostic>> {
-        let hash = key.hash();
+        let (hash, rest) = (key.hash(), key.rest());
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(e) = current
             .get(&hash)
-            .and_then(|v| v.iter().find(|e| e.is(key)))
+            .and_then(|v| v.iter().find(|e| e.is(key, rest)))
         {
             return Some(e.diagnostics.clone());
         }
-        let e = self.previous.get(&hash)?.iter().find(|e| e.is(key))?;
+        let e = self.previous.get(&hash)?.iter().find(|e| e.is(key, rest))?;
         current.entry(hash).or_default().push(e.clone());
         Some(e.diagnostics.clone())
     }
 
     /// Keeps the findings of the model whose inputs are `key`.
     pub(super) fn put(&self, key: &Key<'_>, diagnostics: &[Diagnostic]) {
+        let rest = key.rest();
         let entry = Entry {
-            label: key.label.to_string(),
-            managed: key.managed,
-            platform: key.platform.map(str::to_string),
-            objects: key.objects.iter().map(|o| (*o).clone()).collect(),
+            documents: key
+                .objects
+                .iter()
+                .map(|o| (o.file().clone(), o.doc_index))
+                .collect(),
+            rest,
             diagnostics: diagnostics.to_vec(),
         };
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         let slot = current.entry(key.hash()).or_default();
-        if !slot.iter().any(|e| e.is(key)) {
+        if !slot.iter().any(|e| e.is(key, rest)) {
             slot.push(entry);
         }
     }

@@ -68,8 +68,8 @@ pub fn clusters_and_pools(input: &Input<'_>) -> Vec<(String, String, Vec<String>
         .into_iter()
         .map(|c| {
             let mut objects: Vec<&Object> =
-                c.base.iter().map(|&i| &input.base.objects[i]).collect();
-            objects.extend(c.head.iter().map(|&i| &input.head.objects[i]));
+                c.base.iter().map(|&i| &*input.base.objects[i]).collect();
+            objects.extend(c.head.iter().map(|&i| &*input.head.objects[i]));
             let mut names: Vec<String> =
                 pool::pools(&objects).into_iter().map(|p| p.name).collect();
             names.sort();

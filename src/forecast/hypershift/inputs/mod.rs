@@ -171,7 +171,7 @@ impl<'a> Side<'a> {
             .iter()
             .find(|r| r.kind == ReferenceKind::NodePoolCluster)
             .and_then(|r| r.resolved)
-            .map(|i| &inv.objects[i]);
+            .map(|i| &*inv.objects[i]);
         let release = Release::from_pullspec(str_at(root, &["spec", "release", "image"]));
         let hc_release = hc
             .map(|h| Release::from_pullspec(str_at(h.root(), &["spec", "release", "image"])))

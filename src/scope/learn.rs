@@ -32,7 +32,7 @@ pub fn records(
 ) -> (Record, Record) {
     let (mut a, mut b) = rayon::join(|| Record::of(base), || Record::of(head));
     let (found, unclear) = by_island(
-        &Attribution::new(&a, &[base.inventory]),
+        &Attribution::for_findings(&a, &[base.inventory], &[alone.reported, alone.suppressed]),
         alone.reported,
         alone.suppressed,
         |d| Finding::of(d, &[], &files.base),
@@ -43,13 +43,17 @@ pub fn records(
             x.alone = Some(found.get(&i).cloned().unwrap_or_default());
         }
     }
-    let on_b = Attribution::new(&b, &[base.inventory, head.inventory]);
     let keep: Vec<Diagnostic> = reported
         .reported
         .iter()
         .filter(|d| !["C101", "C102", "C105"].contains(&d.code))
         .cloned()
         .collect();
+    let on_b = Attribution::for_findings(
+        &b,
+        &[base.inventory, head.inventory],
+        &[&keep, reported.suppressed],
+    );
     let (unchanged, unclear_b) = by_island(&on_b, &keep, reported.suppressed, |d| {
         Finding::of(d, &files.base, &files.head)
     });

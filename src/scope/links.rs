@@ -18,6 +18,7 @@
 //! whole repository and make every check whole.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +101,7 @@ pub const READ_KINDS: [(&str, &str); 2] = [
 /// holds each object's cluster (`clusters::key_of`).
 pub fn reads(
     inv: &Inventory,
-    keys: &[String],
+    keys: &[Arc<str>],
     of: impl Fn(usize) -> bool,
     mut read: impl FnMut(usize, Read),
 ) {
@@ -109,7 +110,7 @@ pub fn reads(
     // or ClusterVersion are there.
     let mut clusters: HashMap<&str, usize> = HashMap::new();
     for (i, o) in inv.objects.iter().enumerate() {
-        let key = keys[i].as_str();
+        let key = &*keys[i];
         if !is_modelled(o) && key == "." {
             continue;
         }
@@ -136,7 +137,7 @@ pub fn reads(
         inv.objects
             .iter()
             .enumerate()
-            .filter(|(j, c)| c.id.group == group && c.id.kind == kind && keys[*j] == ".")
+            .filter(|(j, c)| c.id.group == group && c.id.kind == kind && &*keys[*j] == ".")
             .map(|(j, _)| j)
             .collect()
     };
@@ -173,7 +174,7 @@ pub fn reads(
             ("config.openshift.io", "FeatureGate") => 1,
             _ => continue,
         };
-        if keys[i] == "." {
+        if &*keys[i] == "." {
             let (group, kind) = READ_KINDS[singleton];
             read(i, Read::Kind(group, kind));
         } else {
@@ -184,11 +185,19 @@ pub fn reads(
     }
 }
 
-/// Each object's cluster, as the models find it.
-pub fn keys(inv: &Inventory, roots: &BTreeSet<String>, globs: &[String]) -> Vec<String> {
+/// Each object's cluster, as the models find it. Objects come in file order, so a run of them
+/// shares one key rather than a copy each (a fleet's objects are in a few thousand clusters).
+pub fn keys(inv: &Inventory, roots: &BTreeSet<String>, globs: &[String]) -> Vec<Arc<str>> {
+    let mut last: Option<Arc<str>> = None;
     inv.objects
         .iter()
-        .map(|o| key_of(roots, globs, o))
+        .map(|o| {
+            let key = key_of(roots, globs, o);
+            match &last {
+                Some(same) if **same == *key => same.clone(),
+                _ => last.insert(Arc::from(key)).clone(),
+            }
+        })
         .collect()
 }
 

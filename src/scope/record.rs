@@ -288,13 +288,7 @@ impl Record {
             whole: refusal(rev),
             ..Record::default()
         };
-        let roles: HashMap<&str, u64> =
-            rev.files.iter().map(|f| (&*f.path, role_hash(f))).collect();
-        record.roles = record
-            .paths
-            .iter()
-            .map(|p| roles.get(&**p).copied().unwrap_or(0))
-            .collect();
+        record.roles = roles(rev.files, &record.paths);
         for r in rev.roots {
             let Ok(j) = record.roots.binary_search(&r.root) else {
                 continue;
@@ -382,14 +376,21 @@ impl Record {
         let island = &record.island;
         record.structure =
             super::structure::Structure::of(inv, |i| island[object_producer[i] as usize]);
-        let clusters: BTreeSet<(String, u32)> = inv
-            .objects
-            .iter()
-            .enumerate()
-            .filter(|(i, o)| keys[*i] != "." || crate::inventory::clusters::is_modelled(o))
-            .map(|(i, _)| (keys[i].clone(), island[object_producer[i] as usize]))
+        // Inserted one by one, by the keys' own text: collecting pairs would copy every object's
+        // key first (7 MB of the large fleet's peak, for a few thousand pairs).
+        let mut clusters: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+        for (i, o) in inv.objects.iter().enumerate() {
+            if &*keys[i] != "." || crate::inventory::clusters::is_modelled(o) {
+                clusters
+                    .entry(&keys[i])
+                    .or_default()
+                    .insert(island[object_producer[i] as usize]);
+            }
+        }
+        record.clusters = clusters
+            .into_iter()
+            .flat_map(|(key, islands)| islands.into_iter().map(|i| (key.to_string(), i)))
             .collect();
-        record.clusters = clusters.into_iter().collect();
         record.cluster_roots = roots.into_iter().collect();
         record.globbed = !rev.globs.is_empty();
         record
@@ -412,12 +413,33 @@ impl Record {
     }
 }
 
+/// The role hash of each of `paths` ([`role_hash`]; 0 for a file the check does not parse). The
+/// files come sorted by path, so each is found by a binary search, without an index of them
+/// all at the record's peak; files in another order are indexed.
+fn roles(files: &[FileEntry], paths: &[Arc<str>]) -> Vec<u64> {
+    if files.is_sorted_by(|a, b| a.path < b.path) {
+        return paths
+            .iter()
+            .map(|p| {
+                files
+                    .binary_search_by(|f| (*f.path).cmp(p))
+                    .map_or(0, |i| role_hash(&files[i]))
+            })
+            .collect();
+    }
+    let roles: HashMap<&str, u64> = files.iter().map(|f| (&*f.path, role_hash(f))).collect();
+    paths
+        .iter()
+        .map(|p| roles.get(&**p).copied().unwrap_or(0))
+        .collect()
+}
+
 /// Which islands make up a revision: producers joined by every read that crosses them.
 fn islands(
     record: &Record,
     rev: &Revision<'_>,
     object_producer: &[u32],
-    keys: &[String],
+    keys: &[Arc<str>],
 ) -> Vec<u32> {
     let inv = rev.inventory;
     let mut union = Union((0..record.producer_count() as u32).collect());
@@ -532,10 +554,17 @@ pub fn over_quarter(u: Usage, inventories: &[&Inventory], files: [&[FileEntry]; 
 /// Each producer's objects as the inventory holds them (identity and scope, version, place,
 /// origin, cluster, presence), hashed in object order, and how many: a scoped check must index
 /// them the same way. `of[i]` is object `i`'s producer, `keys[i]` its cluster.
-pub fn shapes(inv: &Inventory, of: &[u32], keys: &[String]) -> Vec<(u32, u64, u32)> {
-    let mut out: BTreeMap<u32, (Sha256, u32)> = BTreeMap::new();
+pub fn shapes(inv: &Inventory, of: &[u32], keys: &[Arc<str>]) -> Vec<(u32, u64, u32)> {
+    // A producer's hash is finished at its last object: objects come by file, so few are open
+    // at once (a hash state for every producer of a fleet was 4 MB a side at the record's peak).
+    let mut last: HashMap<u32, usize> = HashMap::new();
+    for (i, p) in of.iter().enumerate().take(inv.objects.len()) {
+        last.insert(*p, i);
+    }
+    let mut open: HashMap<u32, (Sha256, u32)> = HashMap::new();
+    let mut out = Vec::with_capacity(last.len());
     for (i, o) in inv.objects.iter().enumerate() {
-        let (h, n) = out.entry(of[i]).or_insert_with(|| (Sha256::new(), 0));
+        let (h, n) = open.entry(of[i]).or_insert_with(|| (Sha256::new(), 0));
         *n += 1;
         let id = &o.id;
         let ns = id.namespace.as_deref();
@@ -560,10 +589,14 @@ pub fn shapes(inv: &Inventory, of: &[u32], keys: &[String]) -> Vec<(u32, u64, u3
         }
         h.update((o.doc_index as u64).to_le_bytes());
         h.update([u8::from(inv.is_absent(i))]);
+        if last.get(&of[i]) == Some(&i) {
+            if let Some((h, n)) = open.remove(&of[i]) {
+                out.push((of[i], digest64(h), n));
+            }
+        }
     }
-    out.into_iter()
-        .map(|(p, (h, n))| (p, digest64(h), n))
-        .collect()
+    out.sort_unstable_by_key(|&(p, _, _)| p);
+    out
 }
 
 /// A hash of a file's role (0 is no role).
@@ -604,6 +637,32 @@ impl<'a> Attribution<'a> {
         sides: &[&'a Inventory],
         added: &BTreeSet<String>,
     ) -> Self {
+        Attribution::indexing(record, sides, added, |_| true)
+    }
+
+    /// [`Attribution::new`] for these findings only: it indexes the objects they name, not every
+    /// object of both sides (5 MB of the large fleet's peak, for a few hundred findings). Another
+    /// finding naming an object is attributed to every producer reading its file: more islands,
+    /// so more of them pending, never fewer.
+    pub fn for_findings(
+        record: &'a Record,
+        sides: &[&'a Inventory],
+        findings: &[&[Diagnostic]],
+    ) -> Self {
+        let wanted: std::collections::HashSet<(&str, &str, &str)> = findings
+            .iter()
+            .flat_map(|list| list.iter())
+            .filter_map(object_key)
+            .collect();
+        Attribution::indexing(record, sides, &BTreeSet::new(), |key| wanted.contains(key))
+    }
+
+    fn indexing(
+        record: &'a Record,
+        sides: &[&'a Inventory],
+        added: &BTreeSet<String>,
+        wanted: impl Fn(&(&str, &str, &str)) -> bool,
+    ) -> Self {
         let base = record.producer_count() as u32;
         let added: HashMap<String, u32> = added
             .iter()
@@ -613,6 +672,11 @@ impl<'a> Attribution<'a> {
         let mut by_name: HashMap<(&str, &str, &str), Vec<u32>> = HashMap::new();
         for inv in sides {
             for o in &inv.objects {
+                let ns = o.id.namespace.as_deref().unwrap_or_default();
+                let key = (&*o.id.kind, ns, &*o.id.name);
+                if !wanted(&key) {
+                    continue;
+                }
                 let p = record.index_of_object(o).or_else(|| {
                     o.origin
                         .overlay
@@ -621,8 +685,7 @@ impl<'a> Attribution<'a> {
                         .flatten()
                 });
                 if let Some(p) = p {
-                    let ns = o.id.namespace.as_deref().unwrap_or_default();
-                    let producers = by_name.entry((&o.id.kind, ns, &o.id.name)).or_default();
+                    let producers = by_name.entry(key).or_default();
                     if let Err(at) = producers.binary_search(&p) {
                         producers.insert(at, p);
                     }
@@ -656,16 +719,7 @@ impl<'a> Attribution<'a> {
             .into_iter()
             .collect();
         readers.extend(self.added.get(&d.location.path));
-        // Findings name objects as reports do: `Kind/ns/name`, or `Kind/name`.
-        let key = d.object.as_deref().and_then(|o| {
-            let mut parts = o.splitn(3, '/');
-            let (kind, second, third) = (parts.next()?, parts.next()?, parts.next());
-            Some(match third {
-                Some(name) => (kind, second, name),
-                None => (kind, "", second),
-            })
-        });
-        let named = key
+        let named = object_key(d)
             .and_then(|k| self.by_name.get(&k))
             .map(|p| {
                 p.iter()
@@ -684,6 +738,17 @@ impl<'a> Attribution<'a> {
             .map(|p| self.record.island_of(p))
             .collect()
     }
+}
+
+/// The (kind, namespace, name) a finding names: findings name objects as reports do,
+/// `Kind/ns/name` or `Kind/name`.
+fn object_key(d: &Diagnostic) -> Option<(&str, &str, &str)> {
+    let mut parts = d.object.as_deref()?.splitn(3, '/');
+    let (kind, second, third) = (parts.next()?, parts.next()?, parts.next());
+    Some(match third {
+        Some(name) => (kind, second, name),
+        None => (kind, "", second),
+    })
 }
 
 /// Findings of a revision by the one island each belongs to; findings several islands could

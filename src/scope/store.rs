@@ -85,7 +85,12 @@ impl Store {
 
     /// Stores a record under `key` (atomically), then keeps the folder bounded.
     pub fn put(&self, key: &str, record: &Record) {
-        let Ok(body) = postcard::to_stdvec(record) else {
+        // Sized first: a growing buffer held up to twice the record (7 MB at the large fleet's
+        // peak, which is here).
+        let Ok(size) = postcard::experimental::serialized_size(record) else {
+            return;
+        };
+        let Ok(body) = postcard::to_extend(record, Vec::with_capacity(size)) else {
             return;
         };
         let header = format!(

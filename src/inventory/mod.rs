@@ -241,16 +241,26 @@ pub fn share_unchanged(base: &Inventory, head: &mut Inventory) {
         .map(|(i, o)| (document(o), i))
         .collect();
     by_document.sort_unstable();
-    for o in &mut head.objects {
+    let find = |o: &Object| {
         let key = document(o);
         let from = by_document.partition_point(|(k, _)| *k < key);
-        let same = by_document[from..]
+        by_document[from..]
             .iter()
             .take_while(|(k, _)| *k == key)
-            .map(|&(_, i)| &base.objects[i])
-            .find(|b| b.same_definition(o));
-        if let Some(b) = same {
-            *o = b.clone();
+            .map(|&(_, i)| i)
+            .find(|&i| base.objects[i].same_definition(o))
+    };
+    // Both sides list their objects in the same order, so the base object at the head's index
+    // (shifted by what the last match found) is nearly always the one: tried first, it keeps
+    // the walk sequential instead of a search of the base per object.
+    let mut shift = 0isize;
+    for (j, o) in head.objects.iter_mut().enumerate() {
+        let guess = j
+            .checked_add_signed(shift)
+            .filter(|&i| base.objects.get(i).is_some_and(|b| b.same_definition(o)));
+        if let Some(i) = guess.or_else(|| find(o)) {
+            shift = i as isize - j as isize;
+            *o = base.objects[i].clone();
         }
     }
 }

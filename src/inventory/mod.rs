@@ -728,4 +728,51 @@ metadata: {name: c, namespace: clusters}
         assert_eq!(inv.references_from(2).len(), 2);
         assert_eq!(inv.references_from(3).len(), 0, "no spec, no references");
     }
+
+    #[test]
+    fn share_unchanged_shares_exactly_the_base_definitions_the_head_holds_alike() {
+        let mc = |name: &str, args: &str| {
+            Arc::new(parse_file(
+                format!(
+                    "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n\
+                     metadata: {{name: {name}}}\nspec: {{kernelArguments: [{args}]}}\n---\n\
+                     apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: x}}\n"
+                )
+                .as_bytes(),
+            ))
+        };
+        let (a, b_old, b_new, c) = (mc("a", "x"), mc("b", "x"), mc("b", "y"), mc("c", "x"));
+        let base = Inventory::build(&[
+            FileEntry::new("a.yaml", a.clone()),
+            FileEntry::new("b.yaml", b_old),
+            FileEntry::new("c.yaml", c.clone()),
+        ]);
+        // A file added in front shifts every index; b changed; c's very parse is read at
+        // another path.
+        let mut head = Inventory::build(&[
+            FileEntry::new("0.yaml", mc("z", "x")),
+            FileEntry::new("a.yaml", a),
+            FileEntry::new("b.yaml", b_new),
+            FileEntry::new("d.yaml", c),
+        ]);
+        let before: Vec<Object> = head.objects.iter().map(|o| (**o).clone()).collect();
+        share_unchanged(&base, &mut head);
+        let shared: Vec<bool> = head
+            .objects
+            .iter()
+            .map(|o| base.objects.iter().any(|b| Arc::ptr_eq(b, o)))
+            .collect();
+        assert_eq!(
+            shared,
+            [false, false, true, true, false, false, false, false],
+            "only a.yaml's two objects are the base's"
+        );
+        for (o, was) in head.objects.iter().zip(&before) {
+            assert!(o.same_definition(was), "{} at {} changed", o.id, o.path);
+        }
+        assert_eq!(
+            head.get(&head.objects[2].id).map(|o| o.path.as_ref()),
+            Some("a.yaml")
+        );
+    }
 }

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
-
 use std::sync::Arc;
 
 use super::{Object, ObjectId};

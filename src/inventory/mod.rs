@@ -139,7 +139,8 @@ impl Object {
     }
 
     /// Whether `other` is this very definition (the same document of the same parse, reaching
-    /// the cluster the same way), so what was computed from one holds for the other.
+    /// the cluster the same way), so what was computed from one holds for the other. A field
+    /// compared here is hashed by [`Object::hash_placement`] too.
     pub fn same_definition(&self, other: &Object) -> bool {
         self.same_document(other)
             && self.id == other.id

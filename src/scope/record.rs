@@ -626,12 +626,8 @@ pub struct Attribution<'a> {
 }
 
 impl<'a> Attribution<'a> {
-    /// Over a record's producers and the objects of the given sides.
-    pub fn new(record: &'a Record, sides: &[&'a Inventory]) -> Self {
-        Attribution::with_added(record, sides, &BTreeSet::new())
-    }
-
-    /// [`Attribution::new`], with the files a change adds as producers of their own.
+    /// Over a record's producers and every object of the given sides, with the files a change
+    /// adds as producers of their own.
     pub fn with_added(
         record: &'a Record,
         sides: &[&'a Inventory],
@@ -640,8 +636,8 @@ impl<'a> Attribution<'a> {
         Attribution::indexing(record, sides, added, |_| true)
     }
 
-    /// [`Attribution::new`] for these findings only: it indexes the objects they name, not every
-    /// object of both sides (5 MB of the large fleet's peak, for a few hundred findings). Another
+    /// Over a record's producers, for these findings only: it indexes the objects they name, not
+    /// every object of both sides (5 MB of the large fleet's peak, for a few hundred findings). Another
     /// finding naming an object is attributed to every producer reading its file: more islands,
     /// so more of them pending, never fewer.
     pub fn for_findings(

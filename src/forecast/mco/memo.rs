@@ -92,8 +92,14 @@ pub struct Memo {
 impl Memo {
     /// The findings of the model whose inputs are `key`, when a model of the same inputs ran.
     pub(super) fn get(&self, key: &Key<'_>) -> Option<Vec<Diagnostic>> {
-        let (hash, rest) = (key.hash(), key.rest());
+        let hash = key.hash();
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        // The rest is hashed only where a model of the same documents is kept: a cluster
+        // modelled for the first time is hashed once, when it is kept.
+        if !current.contains_key(&hash) && !self.previous.contains_key(&hash) {
+            return None;
+        }
+        let rest = key.rest();
         if let Some(e) = current
             .get(&hash)
             .and_then(|v| v.iter().find(|e| e.is(key, rest)))

@@ -321,10 +321,8 @@ fn check_loaded(
     // The parse holds everything later stages read; the raw bytes are not needed any more.
     loaded.base.files = Vec::new();
     loaded.head.files = Vec::new();
-    let (mut base, mut head) = rayon::join(
-        || Inventory::build_with(&files.base, &rendered.base),
-        || Inventory::build_with(&files.head, &rendered.head),
-    );
+    let (mut base, mut head) =
+        Inventory::build_pair((&files.base, &rendered.base), (&files.head, &rendered.head));
     let units = crate::inventory::settle(&mut base, &mut head, &options.cluster_roots);
     crate::inventory::share_unchanged(&base, &mut head);
     clock.lap("inventory");
@@ -737,7 +735,11 @@ fn resident() -> String {
             .map(|kb| kb / 1024)
     };
     match (field("VmRSS:"), field("VmHWM:")) {
-        (Some(now), Some(peak)) => format!("  rss {now} MiB (peak {peak} MiB)"),
+        (Some(now), Some(peak)) => format!(
+            "  rss {now} MiB (peak {peak} MiB; anon {} MiB, file {} MiB)",
+            field("RssAnon:").unwrap_or(0),
+            field("RssFile:").unwrap_or(0)
+        ),
         _ => String::new(),
     }
 }

@@ -234,35 +234,72 @@ pub fn settle(base: &mut Inventory, head: &mut Inventory, globs: &[String]) -> B
 /// copy of every object (9 MB a side on the large fleet). Run once both sides are settled: an
 /// object behind an `Arc` is not changed after.
 pub fn share_unchanged(base: &Inventory, head: &mut Inventory) {
-    let document = |o: &Object| (Arc::as_ptr(&o.file) as usize, o.doc_index);
-    let mut by_document: Vec<((usize, usize), usize)> = base
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (document(o), i))
-        .collect();
-    by_document.sort_unstable();
-    let find = |o: &Object| {
-        let key = document(o);
-        let from = by_document.partition_point(|(k, _)| *k < key);
-        by_document[from..]
-            .iter()
-            .take_while(|(k, _)| *k == key)
-            .map(|&(_, i)| i)
-            .find(|&i| base.objects[i].same_definition(o))
-    };
-    // Both sides list their objects in the same order, so the base object at the head's index
-    // (shifted by what the last match found) is nearly always the one: tried first, it keeps
-    // the walk sequential instead of a search of the base per object.
-    let mut shift = 0isize;
+    let mut twin = Twin::of(base);
     for (j, o) in head.objects.iter_mut().enumerate() {
-        let guess = j
-            .checked_add_signed(shift)
-            .filter(|&i| base.objects.get(i).is_some_and(|b| b.same_definition(o)));
-        if let Some(i) = guess.or_else(|| find(o)) {
-            shift = i as isize - j as isize;
-            *o = base.objects[i].clone();
+        if let Some(b) = twin.find(j, (&o.file, o.doc_index), |b| b.same_definition(o)) {
+            *o = b.clone();
         }
+    }
+}
+
+/// What building one side's objects carries from object to object.
+struct Building<'b> {
+    /// What decoding carried objects may still use.
+    budget: crate::parse::Budget,
+    /// The base's objects, when the head is built beside them.
+    twin: Option<Twin<'b>>,
+}
+
+/// The base's objects by document, to find the one a head definition is: both sides list their
+/// objects in the same order, so the base object at the head's index (shifted by what the last
+/// match found) is nearly always the one. Tried first, it keeps the walk sequential instead of a
+/// search of the base per object.
+struct Twin<'b> {
+    base: &'b [Arc<Object>],
+    /// ((parse address, document), base index), sorted.
+    by_document: Vec<((usize, usize), usize)>,
+    shift: isize,
+}
+
+impl<'b> Twin<'b> {
+    fn of(base: &'b Inventory) -> Self {
+        let mut by_document: Vec<((usize, usize), usize)> = base
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| ((Arc::as_ptr(&o.file) as usize, o.doc_index), i))
+            .collect();
+        by_document.sort_unstable();
+        Twin {
+            base: &base.objects,
+            by_document,
+            shift: 0,
+        }
+    }
+
+    /// The base object of document `(file, doc_index)` that `same` accepts, for the head object
+    /// at index `j`.
+    fn find(
+        &mut self,
+        j: usize,
+        (file, doc_index): (&Arc<ParsedFile>, usize),
+        same: impl Fn(&Object) -> bool,
+    ) -> Option<&'b Arc<Object>> {
+        let base = self.base;
+        let guess = j
+            .checked_add_signed(self.shift)
+            .filter(|&i| base.get(i).is_some_and(|b| same(b)));
+        let i = guess.or_else(|| {
+            let key = (Arc::as_ptr(file) as usize, doc_index);
+            let from = self.by_document.partition_point(|(k, _)| *k < key);
+            self.by_document[from..]
+                .iter()
+                .take_while(|(k, _)| *k == key)
+                .map(|&(_, i)| i)
+                .find(|&i| same(&base[i]))
+        })?;
+        self.shift = i as isize - j as isize;
+        base.get(i)
     }
 }
 
@@ -293,14 +330,40 @@ impl Inventory {
     /// consumed come from the render instead; wrapped objects (Policies, SyncSets) are added
     /// after their wrappers.
     pub fn build_with(files: &[FileEntry], rendered: &SideRender) -> Self {
+        let mut inv = Inventory::objects_of(files, rendered, None);
+        inv.index_identities();
+        inv
+    }
+
+    /// Both sides' inventories, as [`Inventory::build_with`] builds each: a head definition that
+    /// is one of the base's, and carries nothing, is that base object, shared, instead of a copy
+    /// built and dropped when the two are settled ([`share_unchanged`]). Building every copy and
+    /// dropping most of them left the allocator's pages holed (10 MiB of resident memory that
+    /// nothing used on the large fleet).
+    pub fn build_pair(
+        (base_files, base_render): (&[FileEntry], &SideRender),
+        (head_files, head_render): (&[FileEntry], &SideRender),
+    ) -> (Self, Self) {
+        let mut base = Inventory::objects_of(base_files, base_render, None);
+        let mut head = Inventory::objects_of(head_files, head_render, Some(&base));
+        rayon::join(|| base.index_identities(), || head.index_identities());
+        (base, head)
+    }
+
+    /// The objects, without the identity indexes.
+    fn objects_of(files: &[FileEntry], rendered: &SideRender, base: Option<&Inventory>) -> Self {
         let mut inv = Inventory::default();
-        // Carried objects' payloads are decoded against one budget per revision, in object order.
-        let mut budget = crate::parse::Budget::new(
-            crate::parse::RUN_ALIAS_BUDGET,
-            crate::parse::RUN_PAYLOAD_BUDGET / 2,
-            "the budget of objects carried by Policies and SyncSets (64 MiB per revision)",
-        );
-        let budget = &mut budget;
+        let mut building = Building {
+            // Carried objects' payloads are decoded against one budget per revision, in object
+            // order.
+            budget: crate::parse::Budget::new(
+                crate::parse::RUN_ALIAS_BUDGET,
+                crate::parse::RUN_PAYLOAD_BUDGET / 2,
+                "the budget of objects carried by Policies and SyncSets (64 MiB per revision)",
+            ),
+            twin: base.map(Twin::of),
+        };
+        let building = &mut building;
         // What a plain file's objects write elsewhere: nothing, one list for all of them.
         let nowhere: Arc<Vec<(Span, String)>> = Arc::default();
         for file in files {
@@ -315,7 +378,7 @@ impl Inventory {
                     doc_index,
                     origin,
                     &nowhere,
-                    budget,
+                    building,
                 );
             }
         }
@@ -334,7 +397,7 @@ impl Inventory {
                         doc_index,
                         origin,
                         &nowhere,
-                        budget,
+                        building,
                     );
                 }
             }
@@ -350,7 +413,7 @@ impl Inventory {
                 overlay: Some(overlay.clone()),
                 wrapper: None,
             };
-            inv.add(&path, &r.file, 0, origin, &r.elsewhere, budget);
+            inv.add(&path, &r.file, 0, origin, &r.elsewhere, building);
             names = Some((path, overlay));
         }
         inv.linked = files
@@ -358,6 +421,7 @@ impl Inventory {
             .filter(|f| f.via_link)
             .map(|f| f.path.to_string())
             .collect();
+        let budget = &building.budget;
         inv.carried_budget = (
             crate::parse::RUN_ALIAS_BUDGET.saturating_sub(budget.alias_left),
             (crate::parse::RUN_PAYLOAD_BUDGET / 2).saturating_sub(budget.payload.left),
@@ -365,7 +429,6 @@ impl Inventory {
         );
         // Built by pushing; what later stages read keeps no spare capacity.
         inv.objects.shrink_to_fit();
-        inv.index_identities();
         inv
     }
 
@@ -460,8 +523,32 @@ impl Inventory {
         doc_index: usize,
         origin: Origin,
         elsewhere: &Arc<Vec<(Span, String)>>,
-        budget: &mut crate::parse::Budget,
+        building: &mut Building<'_>,
     ) {
+        // The same document, placed the same way, is the same object: its identity is read from
+        // the document and the origin. One that may carry others is built: what it carries
+        // depends on the payload budget left, which the objects before it spent.
+        let index = self.objects.len();
+        if origin.wrapper.is_none() {
+            let same = |b: &Object| {
+                Arc::ptr_eq(&b.file, file)
+                    && b.doc_index == doc_index
+                    && b.path == *path
+                    && b.origin == origin
+                    && (Arc::ptr_eq(&b.elsewhere, elsewhere) || b.elsewhere == *elsewhere)
+                    && !wrapped::carries(&b.id)
+            };
+            if let Some(b) = building
+                .twin
+                .as_mut()
+                .and_then(|t| t.find(index, (file, doc_index), same))
+            {
+                self.kinds
+                    .insert((b.id.group.to_string(), b.id.kind.to_string()));
+                self.objects.push(b.clone());
+                return;
+            }
+        }
         let doc = &file.docs[doc_index];
         let Some(mut id) = identity(doc.doc.root()) else {
             return;
@@ -469,7 +556,6 @@ impl Inventory {
         id.scope = origin.group().into();
         self.kinds
             .insert((id.group.to_string(), id.kind.to_string()));
-        let index = self.objects.len();
         if let Some(w) = &origin.wrapper {
             self.carried.entry(w.id.clone()).or_default().push(index);
         }
@@ -488,7 +574,7 @@ impl Inventory {
             file: file.clone(),
             elsewhere: elsewhere.clone(),
         };
-        let nested = wrapped::unwrap(&object, budget);
+        let nested = wrapped::unwrap(&object, &mut building.budget);
         self.objects.push(Arc::new(object));
         for (wrapper, nested_file) in nested {
             let origin = Origin {
@@ -496,7 +582,7 @@ impl Inventory {
                 wrapper: Some(Box::new(wrapper)),
             };
             for i in 0..nested_file.docs.len() {
-                self.add(path, &nested_file, i, origin.clone(), elsewhere, budget);
+                self.add(path, &nested_file, i, origin.clone(), elsewhere, building);
             }
         }
     }
@@ -775,5 +861,86 @@ metadata: {name: c, namespace: clusters}
             head.get(&head.objects[2].id).map(|o| o.path.as_ref()),
             Some("a.yaml")
         );
+    }
+
+    #[test]
+    fn a_pair_built_together_is_the_pair_built_apart_sharing_what_carries_nothing() {
+        let mc = |name: &str, args: &str| {
+            Arc::new(parse_file(
+                format!(
+                    "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n\
+                     metadata: {{name: {name}}}\nspec: {{kernelArguments: [{args}]}}\n"
+                )
+                .as_bytes(),
+            ))
+        };
+        let policy = Arc::new(parse_file(
+            br#"apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata: {name: p, namespace: pol}
+spec:
+  policy-templates:
+  - objectDefinition:
+      apiVersion: policy.open-cluster-management.io/v1
+      kind: ConfigurationPolicy
+      metadata: {name: cp}
+      spec:
+        object-templates:
+        - complianceType: mustnothave
+          objectDefinition: {apiVersion: v1, kind: ConfigMap, metadata: {name: i, namespace: x}}
+"#,
+        ));
+        let (a, b_old, b_new) = (mc("a", "x"), mc("b", "x"), mc("b", "y"));
+        let base_files = [
+            FileEntry::new("a.yaml", a.clone()),
+            FileEntry::new("b.yaml", b_old),
+            FileEntry::new("p.yaml", policy.clone()),
+        ];
+        // A file added in front shifts every index; b changed; a and the Policy did not.
+        let head_files = [
+            FileEntry::new("0.yaml", mc("z", "x")),
+            FileEntry::new("a.yaml", a),
+            FileEntry::new("b.yaml", b_new),
+            FileEntry::new("p.yaml", policy),
+        ];
+        let none = SideRender::default();
+        let (base, head) = Inventory::build_pair((&base_files, &none), (&head_files, &none));
+        for (together, apart) in [
+            (&base, Inventory::build(&base_files)),
+            (&head, Inventory::build(&head_files)),
+        ] {
+            assert_eq!(together.objects.len(), apart.objects.len());
+            for (t, a) in together.objects.iter().zip(&apart.objects) {
+                // A carried object's document is parsed again by each build.
+                let alike = if t.origin.wrapper.is_some() {
+                    (&t.id, &t.path, &t.origin) == (&a.id, &a.path, &a.origin)
+                } else {
+                    t.same_definition(a)
+                };
+                assert!(alike, "{} at {} differs", t.id, t.path);
+            }
+            assert_eq!(together.carried, apart.carried);
+            assert_eq!(together.deletions, apart.deletions);
+            assert_eq!(together.kinds, apart.kinds);
+            assert_eq!(together.duplicates, apart.duplicates);
+        }
+        let shared: Vec<(&str, bool)> = head
+            .objects
+            .iter()
+            .map(|o| (&*o.id.kind, base.objects.iter().any(|b| Arc::ptr_eq(b, o))))
+            .collect();
+        assert_eq!(
+            shared,
+            [
+                ("MachineConfig", false),
+                ("MachineConfig", true),
+                ("MachineConfig", false),
+                ("Policy", false),
+                ("ConfigurationPolicy", false),
+                ("ConfigMap", false),
+            ],
+            "only a.yaml's object is the base's: a Policy and what it carries are built"
+        );
+        assert_eq!(head.deletions, [5], "the carried ConfigMap is deleted");
     }
 }

@@ -56,6 +56,9 @@ pub fn is_wrapper(group: &str, kind: &str) -> bool {
 
 /// The documents an object carries, each as its own parsed file (spans into the same text).
 pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<ParsedFile>)> {
+    if !carries(&obj.id) {
+        return Vec::new();
+    }
     let root = obj.root();
     let (outer, prefix) = match &obj.origin.wrapper {
         Some(w) => (w.id.clone(), w.pointer.clone()),
@@ -145,6 +148,19 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
             ))
         })
         .collect()
+}
+
+/// Whether objects of this kind may carry others ([`unwrap`] reads only these): the rest are
+/// the same object wherever the same document is read the same way.
+pub fn carries(id: &super::ObjectId) -> bool {
+    matches!(
+        (id.group.as_str(), id.kind.as_str()),
+        (
+            "policy.open-cluster-management.io",
+            "Policy" | "ConfigurationPolicy"
+        ) | ("template.openshift.io", "Template")
+            | ("hive.openshift.io", "SyncSet" | "SelectorSyncSet")
+    )
 }
 
 /// The ACM Policy wrapper of an object, when a Policy carries it.

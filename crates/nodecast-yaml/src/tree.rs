@@ -1,7 +1,8 @@
-//! The arena the located tree lives in: a fleet holds millions of nodes, so a node is 20 bytes
+//! The arena the located tree lives in: a fleet holds millions of nodes, so a node is 16 bytes
 //! (offsets, its text as a range of the parsed text, its children as a range of the arena)
 //! instead of an owned struct with its own allocations, and an alias shares the anchored nodes
-//! instead of copying them.
+//! instead of copying them. A scalar's span is kept as its length when that is short (nearly
+//! always), and a collection's child count when it fits 24 bits; the rest go to [`Rare::far`].
 //!
 //! A document is built children first (as events arrive), then laid out breadth first so every
 //! collection's children sit side by side right after each other: finding a key reads one run
@@ -121,15 +122,15 @@ fn style_of(bits: u8) -> ScalarStyle {
     }
 }
 
-/// The first two bytes of a text, so most keys that are not the one looked for are told apart
-/// without reading their text.
-pub(crate) fn prefix(text: &[u8]) -> u16 {
+/// A byte of the first two bytes of a text, so most keys that are not the one looked for (and
+/// have its length) are told apart without reading their text.
+pub(crate) fn prefix(text: &[u8]) -> u8 {
     let first = text.first().copied().unwrap_or(0);
     let second = text.get(1).copied().unwrap_or(0);
-    u16::from_le_bytes([first, second])
+    first.wrapping_mul(31) ^ second
 }
 
-/// One node: 20 bytes.
+/// One node as it is built (and laid out, before it is packed into a [`Packed`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Raw {
     /// Byte offsets of the node's range in the source its positions point into.
@@ -143,10 +144,150 @@ pub(crate) struct Raw {
     pub(crate) bits: u8,
     pub(crate) value: u8,
     /// Scalar: [`prefix`] of its text.
-    pub(crate) prefix: u16,
+    pub(crate) prefix: u8,
 }
 
 impl Raw {
+    #[inline]
+    pub(crate) fn class(&self) -> Class {
+        match self.bits & CLASS_MASK {
+            0 => Class::Scalar,
+            1 => Class::Seq,
+            2 => Class::Map,
+            _ => Class::Link,
+        }
+    }
+
+    pub(crate) fn style(&self) -> ScalarStyle {
+        style_of(self.bits)
+    }
+
+    pub(crate) fn tagged(&self) -> bool {
+        self.bits & TAGGED != 0
+    }
+
+    /// A link to the node laid out at `target`.
+    fn link(target: u32, via_alias: bool) -> Raw {
+        Raw {
+            start: 0,
+            end: 0,
+            a: target,
+            b: 0,
+            bits: Class::Link as u8 | if via_alias { FROM_ALIAS } else { 0 },
+            value: 0,
+            prefix: 0,
+        }
+    }
+}
+
+/// One laid-out node: 16 bytes. `start`; then by class
+/// - scalar: `w1` where its text starts, `w2` its length, `meta` the bits, the value (3 bits),
+///   the [`prefix`] (8 bits) and the span's length (13 bits; see [`SPAN_MAX`]);
+/// - collection: `w1` its first child, `w2` its end, `meta` the bits and the child count (24
+///   bits; see [`COUNT_MAX`]);
+/// - link: `w1` the node it stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Packed {
+    start: u32,
+    w1: u32,
+    w2: u32,
+    meta: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Packed>() == 16);
+
+/// A scalar's span length is `meta >> SPAN_SHIFT`; [`SPAN_MAX`] says its end is in
+/// [`Rare::far`].
+// The crate's tests pack only 4 bits, so their spans and lists take the far way too.
+#[cfg(not(test))]
+const SPAN_SHIFT: u32 = 19;
+#[cfg(test)]
+const SPAN_SHIFT: u32 = 28;
+const SPAN_MAX: u32 = (1 << (32 - SPAN_SHIFT)) - 1;
+/// A collection's child count is `meta >> COUNT_SHIFT`; [`COUNT_MAX`] says it is in
+/// [`Rare::far`].
+#[cfg(not(test))]
+const COUNT_SHIFT: u32 = 8;
+#[cfg(test)]
+const COUNT_SHIFT: u32 = 28;
+const COUNT_MAX: u32 = (1 << (32 - COUNT_SHIFT)) - 1;
+
+impl Packed {
+    /// `raw` packed; a span length or child count too large for it goes to `far`.
+    fn pack(id: u32, raw: &Raw, far: &mut Vec<(u32, u32)>) -> Packed {
+        let bits = u32::from(raw.bits);
+        match raw.class() {
+            Class::Scalar => {
+                let span = match raw.end.checked_sub(raw.start) {
+                    Some(len) if len < SPAN_MAX => len,
+                    _ => {
+                        far.push((id, raw.end));
+                        SPAN_MAX
+                    }
+                };
+                Packed {
+                    start: raw.start,
+                    w1: raw.a,
+                    w2: raw.b,
+                    meta: bits
+                        | u32::from(raw.value & 0b111) << 8
+                        | u32::from(raw.prefix) << 11
+                        | span << SPAN_SHIFT,
+                }
+            }
+            Class::Seq | Class::Map => {
+                let count = if raw.b < COUNT_MAX {
+                    raw.b
+                } else {
+                    far.push((id, raw.b));
+                    COUNT_MAX
+                };
+                Packed {
+                    start: raw.start,
+                    w1: raw.a,
+                    w2: raw.end,
+                    meta: bits | count << COUNT_SHIFT,
+                }
+            }
+            Class::Link => Packed {
+                start: raw.start,
+                w1: raw.a,
+                w2: raw.end,
+                meta: bits,
+            },
+        }
+    }
+
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.meta as u8
+    }
+
+    #[inline]
+    fn class(&self) -> Class {
+        match self.bits() & CLASS_MASK {
+            0 => Class::Scalar,
+            1 => Class::Seq,
+            2 => Class::Map,
+            _ => Class::Link,
+        }
+    }
+}
+
+/// A laid-out node as its readers see it: what [`Raw`] holds but its end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct View {
+    /// As [`Raw::a`].
+    pub(crate) a: u32,
+    /// As [`Raw::b`].
+    pub(crate) b: u32,
+    pub(crate) bits: u8,
+    value: u8,
+    /// Scalar: [`prefix`] of its text.
+    pub(crate) prefix: u8,
+}
+
+impl View {
     #[inline]
     pub(crate) fn class(&self) -> Class {
         match self.bits & CLASS_MASK {
@@ -173,19 +314,6 @@ impl Raw {
     pub(crate) fn copied(&self) -> bool {
         self.bits & FROM_ALIAS != 0
     }
-
-    /// A link to the node laid out at `target`.
-    fn link(target: u32, via_alias: bool) -> Raw {
-        Raw {
-            start: 0,
-            end: 0,
-            a: target,
-            b: 0,
-            bits: Class::Link as u8 | if via_alias { FROM_ALIAS } else { 0 },
-            value: 0,
-            prefix: 0,
-        }
-    }
 }
 
 /// What few trees have: explicit tags, and spans set one by one (a rendered object's values
@@ -198,12 +326,15 @@ pub(crate) struct Rare {
     pub(crate) spans: Option<Vec<Span>>,
     /// Some node is reached from two places (a link).
     pub(crate) shares: bool,
+    /// (node, its end for a scalar whose span is too long to pack, its child count for a
+    /// collection with too many to pack), by node.
+    pub(crate) far: Vec<(u32, u32)>,
 }
 
 /// The nodes of one document, laid out breadth first.
 #[derive(Clone, Debug)]
 pub(crate) struct Tree {
-    pub(crate) nodes: Box<[Raw]>,
+    pub(crate) nodes: Box<[Packed]>,
     /// The text scalars are ranges of: the parsed text (a file, an embedded payload).
     pub(crate) text: Arc<str>,
     /// Scalar texts that are not a range of `text` (block scalars, escapes, folded lines);
@@ -216,16 +347,78 @@ pub(crate) struct Tree {
 
 impl Tree {
     #[inline]
-    pub(crate) fn raw(&self, r: Ref) -> &Raw {
-        &self.nodes[(r & !VIA_ALIAS) as usize]
+    pub(crate) fn raw(&self, r: Ref) -> View {
+        let id = r & !VIA_ALIAS;
+        let p = &self.nodes[id as usize];
+        let bits = p.bits();
+        match p.class() {
+            Class::Scalar => View {
+                a: p.w1,
+                b: p.w2,
+                bits,
+                value: (p.meta >> 8) as u8 & 0b111,
+                prefix: (p.meta >> 11) as u8,
+            },
+            Class::Seq | Class::Map => {
+                let count = p.meta >> COUNT_SHIFT;
+                View {
+                    a: p.w1,
+                    b: if count == COUNT_MAX {
+                        self.far(id).unwrap_or(0)
+                    } else {
+                        count
+                    },
+                    bits,
+                    value: Value::Null as u8,
+                    prefix: 0,
+                }
+            }
+            Class::Link => View {
+                a: p.w1,
+                b: 0,
+                bits,
+                value: Value::Null as u8,
+                prefix: 0,
+            },
+        }
+    }
+
+    /// What [`Rare::far`] holds for node `id`.
+    fn far(&self, id: u32) -> Option<u32> {
+        let far = &self.rare.as_ref()?.far;
+        far.binary_search_by_key(&id, |(n, _)| *n)
+            .ok()
+            .map(|i| far[i].1)
+    }
+
+    /// A laid-out node's byte offsets.
+    fn offsets_at(&self, id: u32) -> (u32, u32) {
+        let p = &self.nodes[id as usize];
+        match p.class() {
+            Class::Scalar => {
+                let span = p.meta >> SPAN_SHIFT;
+                let end = if span == SPAN_MAX {
+                    self.far(id).unwrap_or(p.start)
+                } else {
+                    p.start.saturating_add(span)
+                };
+                (p.start, end)
+            }
+            Class::Seq | Class::Map | Class::Link => (p.start, p.w2),
+        }
     }
 
     /// The node at index `i` as a child reached with `alias` (a link followed).
     #[inline]
     pub(crate) fn child(&self, i: u32, alias: u32) -> Ref {
-        let raw = &self.nodes[i as usize];
-        if raw.class() == Class::Link {
-            raw.a | alias | if raw.copied() { VIA_ALIAS } else { 0 }
+        let p = &self.nodes[i as usize];
+        if p.class() == Class::Link {
+            p.w1 | alias
+                | if p.bits() & FROM_ALIAS != 0 {
+                    VIA_ALIAS
+                } else {
+                    0
+                }
         } else {
             i | alias
         }
@@ -233,7 +426,7 @@ impl Tree {
 
     /// A scalar's text as bytes (to compare with a key without checking character boundaries).
     #[inline]
-    pub(crate) fn bytes_of(&self, raw: &Raw) -> &[u8] {
+    pub(crate) fn bytes_of(&self, raw: View) -> &[u8] {
         let (a, b) = (raw.a as usize, raw.b as usize);
         let all: &str = if raw.bits & IN_EXTRA != 0 {
             &self.extra
@@ -245,7 +438,7 @@ impl Tree {
 
     /// A scalar's text.
     #[inline]
-    pub(crate) fn text_of(&self, raw: &Raw) -> &str {
+    pub(crate) fn text_of(&self, raw: View) -> &str {
         let (a, b) = (raw.a as usize, raw.b as usize);
         let all: &str = if raw.bits & IN_EXTRA != 0 {
             &self.extra
@@ -271,10 +464,10 @@ impl Tree {
         if let Some(spans) = self.rare.as_ref().and_then(|x| x.spans.as_ref()) {
             return spans.get(id).copied().unwrap_or_default();
         }
-        let raw = &self.nodes[id];
+        let (start, end) = self.offsets_at(id as u32);
         Span {
-            start: self.source.pos(raw.start as usize),
-            end: self.source.pos(raw.end as usize),
+            start: self.source.pos(start as usize),
+            end: self.source.pos(end as usize),
         }
     }
 
@@ -285,9 +478,9 @@ impl Tree {
             let s = spans.get(id).copied().unwrap_or_default();
             return (s.start.offset, s.end.offset);
         }
-        let raw = &self.nodes[id];
+        let (start, end) = self.offsets_at(id as u32);
         let len = self.source.text().len();
-        ((raw.start as usize).min(len), (raw.end as usize).min(len))
+        ((start as usize).min(len), (end as usize).min(len))
     }
 
     /// Sets one node's span, making every span explicit first.
@@ -600,14 +793,22 @@ impl TreeBuilder {
                 })
                 .collect()
         });
+        let mut far = Vec::new();
+        let packed: Box<[Packed]> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| Packed::pack(offset32(i), raw, &mut far))
+            .collect();
+        rare.far = far;
         let rare =
-            (!rare.tags.is_empty() || rare.spans.is_some() || rare.shares).then(|| Box::new(rare));
+            (!rare.tags.is_empty() || rare.spans.is_some() || rare.shares || !rare.far.is_empty())
+                .then(|| Box::new(rare));
         let root = match new_of.get(root_id as usize) {
             Some(&n) if n != UNPLACED => n | (root & VIA_ALIAS),
             _ => 0,
         };
         let tree = Tree {
-            nodes: nodes.into_boxed_slice(),
+            nodes: packed,
             text,
             extra: if extra.is_empty() {
                 NO_EXTRA.clone()
@@ -618,5 +819,37 @@ impl TreeBuilder {
             rare,
         };
         (tree, root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Under test a node packs 4 bits of span length and child count, so these lists and
+    /// scalars are read through [`super::Rare::far`].
+    #[test]
+    fn what_does_not_fit_a_node_is_read_from_the_side() {
+        let items: Vec<String> = (0..40).map(|i| format!("item-{i}")).collect();
+        let entries: String = (0..20).map(|i| format!("  k{i:02}: value number {i}\n")).collect();
+        let src = format!("list: [{}]\nmap:\n{entries}tail: end\n", items.join(", "));
+        let parsed = crate::parse(&src, &crate::Options::default());
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        let root = parsed.documents[0].root();
+        let list = root.get("list").and_then(|n| n.as_seq()).expect("a list");
+        assert_eq!(list.len(), 40);
+        let read: Vec<&str> = list.iter().filter_map(|n| n.as_str()).collect();
+        assert_eq!(read, items);
+        let last = list.iter().last().expect("40 items").span();
+        assert_eq!(&src[last.start.offset..last.end.offset], "item-39");
+        let map = root.get("map").and_then(|n| n.as_map()).expect("a map");
+        assert_eq!(map.len(), 20);
+        let v = root.path(&["map", "k19"]).expect("k19");
+        assert_eq!(v.as_str(), Some("value number 19"));
+        assert_eq!(&src[v.span().start.offset..v.span().end.offset], "value number 19");
+        let whole = root.get("list").expect("list").span();
+        assert_eq!(
+            &src[whole.start.offset..whole.end.offset],
+            format!("[{}]", items.join(", "))
+        );
+        assert_eq!(root.get("tail").and_then(|n| n.as_str()), Some("end"));
     }
 }

@@ -186,3 +186,39 @@ fn a_built_document_keeps_what_it_copies() {
         NodeKind::Scalar { text: "X", .. }
     ));
 }
+
+/// A node is packed into 16 bytes: a scalar keeps its span as a length (13 bits) and a
+/// collection its child count (24 bits); longer spans go to the tree's side table, and read the
+/// same.
+#[test]
+fn long_spans_read_as_short_ones() {
+    let long = "x".repeat(9000);
+    let block: String = (0..1200).map(|i| format!("  line {i:04}\n")).collect();
+    let src = format!("short: a\nlong: {long}\nquoted: \"{long}\"\nblock: |\n{block}end: z\n");
+    let d = doc(&src);
+    let r = d.root();
+    let long_node = r.get("long").unwrap();
+    assert_eq!(text(&src, long_node.span()), long);
+    assert_eq!(long_node.as_str(), Some(&*long));
+    let quoted = r.get("quoted").unwrap();
+    assert_eq!(text(&src, quoted.span()), format!("\"{long}\""));
+    let block_node = r.get("block").unwrap();
+    let span = block_node.span();
+    // From the indicator to the end of the content (its last line break left out).
+    assert_eq!(
+        text(&src, span),
+        format!("|\n{}", &block[..block.len() - 1])
+    );
+    assert_eq!(
+        (span.start.line, span.start.col, span.end.line, span.end.col),
+        (4, 8, 1204, 12)
+    );
+
+    assert_eq!(
+        block_node.as_str().map(str::len),
+        Some(block.len() - 1200 * 2)
+    );
+    assert_eq!(text(&src, r.get("short").unwrap().span()), "a");
+    let end = r.get("end").unwrap().span();
+    assert_eq!((end.start.line, end.start.col, end.end.col), (1205, 6, 7));
+}

@@ -4,7 +4,7 @@
 //! — is also known unchanged (its head findings), and so is the head's same island. Every other
 //! island is pending: the next scoped check evaluates it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use super::record::{
     by_island, kept_unchanged, unchanged_within_alone, Attribution, Finding, Found, Record,
@@ -108,14 +108,17 @@ fn same_islands(a: &Record, b: &Record, changed: &BTreeSet<String>) -> Vec<(u32,
     let mut in_b: Vec<Option<u32>> = Vec::with_capacity(a.producer_count());
     merge_into(&mut in_b, &a.paths, &b.paths, 0);
     merge_into(&mut in_b, &a.roots, &b.roots, b.paths.len());
-    let mut size_b: HashMap<u32, usize> = HashMap::new();
+    // Islands are numbered from 0: counted in vectors, not maps (two maps of every island were
+    // 4 MB of the record's peak on the large fleet).
+    let slots = |island: &[u32]| island.iter().max().map_or(0, |&m| m as usize + 1);
+    let mut size_b: Vec<usize> = vec![0; slots(&b.island)];
     for &i in &b.island {
-        *size_b.entry(i).or_default() += 1;
+        size_b[i as usize] += 1;
     }
     // a's island → (b's island, producers seen, whether every one matched).
-    let mut pairs: HashMap<u32, (Option<u32>, usize, bool)> = HashMap::new();
+    let mut pairs: Vec<(Option<u32>, usize, bool)> = vec![(None, 0, true); slots(&a.island)];
     for (p, &ia) in a.island.iter().enumerate() {
-        let e = pairs.entry(ia).or_insert((None, 0, true));
+        let e = &mut pairs[ia as usize];
         e.1 += 1;
         let Some(q) = in_b[p] else {
             e.2 = false;
@@ -128,11 +131,13 @@ fn same_islands(a: &Record, b: &Record, changed: &BTreeSet<String>) -> Vec<(u32,
     }
     let mut out: Vec<(u32, u32)> = pairs
         .into_iter()
+        .enumerate()
         .filter_map(|(ia, (ib, n, ok))| {
             let ib = ib?;
+            let ia = ia as u32;
             (ok && !reached_a.contains(&ia)
                 && !reached_b.contains(&ib)
-                && size_b.get(&ib) == Some(&n))
+                && size_b.get(ib as usize) == Some(&n))
             .then_some((ia, ib))
         })
         .collect();

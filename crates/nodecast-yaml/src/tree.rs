@@ -829,7 +829,9 @@ mod tests {
     #[test]
     fn what_does_not_fit_a_node_is_read_from_the_side() {
         let items: Vec<String> = (0..40).map(|i| format!("item-{i}")).collect();
-        let entries: String = (0..20).map(|i| format!("  k{i:02}: value number {i}\n")).collect();
+        let entries: String = (0..20)
+            .map(|i| format!("  k{i:02}: value number {i}\n"))
+            .collect();
         let src = format!("list: [{}]\nmap:\n{entries}tail: end\n", items.join(", "));
         let parsed = crate::parse(&src, &crate::Options::default());
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
@@ -844,7 +846,10 @@ mod tests {
         assert_eq!(map.len(), 20);
         let v = root.path(&["map", "k19"]).expect("k19");
         assert_eq!(v.as_str(), Some("value number 19"));
-        assert_eq!(&src[v.span().start.offset..v.span().end.offset], "value number 19");
+        assert_eq!(
+            &src[v.span().start.offset..v.span().end.offset],
+            "value number 19"
+        );
         let whole = root.get("list").expect("list").span();
         assert_eq!(
             &src[whole.start.offset..whole.end.offset],

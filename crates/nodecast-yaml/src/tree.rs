@@ -840,7 +840,7 @@ mod tests {
         assert_eq!(list.len(), 40);
         let read: Vec<&str> = list.iter().filter_map(|n| n.as_str()).collect();
         assert_eq!(read, items);
-        let last = list.iter().last().expect("40 items").span();
+        let last = list.iter().next_back().expect("40 items").span();
         assert_eq!(&src[last.start.offset..last.end.offset], "item-39");
         let map = root.get("map").and_then(|n| n.as_map()).expect("a map");
         assert_eq!(map.len(), 20);

@@ -112,6 +112,17 @@ fn style_bits(style: ScalarStyle) -> u8 {
     s << STYLE_SHIFT
 }
 
+/// What a node is, from its bits (built, packed or read).
+#[inline]
+fn class_of(bits: u8) -> Class {
+    match bits & CLASS_MASK {
+        0 => Class::Scalar,
+        1 => Class::Seq,
+        2 => Class::Map,
+        _ => Class::Link,
+    }
+}
+
 fn style_of(bits: u8) -> ScalarStyle {
     match (bits & STYLE_MASK) >> STYLE_SHIFT {
         0 => ScalarStyle::Plain,
@@ -150,12 +161,7 @@ pub(crate) struct Raw {
 impl Raw {
     #[inline]
     pub(crate) fn class(&self) -> Class {
-        match self.bits & CLASS_MASK {
-            0 => Class::Scalar,
-            1 => Class::Seq,
-            2 => Class::Map,
-            _ => Class::Link,
-        }
+        class_of(self.bits)
     }
 
     pub(crate) fn style(&self) -> ScalarStyle {
@@ -265,12 +271,7 @@ impl Packed {
 
     #[inline]
     fn class(&self) -> Class {
-        match self.bits() & CLASS_MASK {
-            0 => Class::Scalar,
-            1 => Class::Seq,
-            2 => Class::Map,
-            _ => Class::Link,
-        }
+        class_of(self.bits())
     }
 }
 
@@ -290,12 +291,7 @@ pub(crate) struct View {
 impl View {
     #[inline]
     pub(crate) fn class(&self) -> Class {
-        match self.bits & CLASS_MASK {
-            0 => Class::Scalar,
-            1 => Class::Seq,
-            2 => Class::Map,
-            _ => Class::Link,
-        }
+        class_of(self.bits)
     }
 
     pub(crate) fn style(&self) -> ScalarStyle {

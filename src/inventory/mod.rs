@@ -230,9 +230,9 @@ pub fn settle(base: &mut Inventory, head: &mut Inventory, globs: &[String]) -> B
 
 /// Makes each head definition that is one of the base's very definitions (the same document of
 /// the same parse, at the same path, reaching the cluster the same way: [`Object::same_definition`])
-/// that base object, shared. A change leaves most of a fleet alone, and each side held its own
-/// copy of every object (9 MB a side on the large fleet). Run once both sides are settled: an
-/// object behind an `Arc` is not changed after.
+/// that base object, shared. [`Inventory::build_pair`] shares most of them as it builds the head;
+/// this shares what it builds anyway (objects that carry others) and what settling left alike.
+/// Run once both sides are settled: an object behind an `Arc` is not changed after.
 pub fn share_unchanged(base: &Inventory, head: &mut Inventory) {
     let mut twin = Twin::of(base);
     for (j, o) in head.objects.iter_mut().enumerate() {
@@ -816,17 +816,24 @@ metadata: {name: c, namespace: clusters}
         assert_eq!(inv.references_from(3).len(), 0, "no spec, no references");
     }
 
+    /// A file of one MachineConfig `name` with kernel arguments `args`, then `more`.
+    fn machine_config(name: &str, args: &str, more: &str) -> Arc<ParsedFile> {
+        Arc::new(parse_file(
+            format!(
+                "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n\
+                 metadata: {{name: {name}}}\nspec: {{kernelArguments: [{args}]}}\n{more}"
+            )
+            .as_bytes(),
+        ))
+    }
+
     #[test]
     fn share_unchanged_shares_exactly_the_base_definitions_the_head_holds_alike() {
         let mc = |name: &str, args: &str| {
-            Arc::new(parse_file(
-                format!(
-                    "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n\
-                     metadata: {{name: {name}}}\nspec: {{kernelArguments: [{args}]}}\n---\n\
-                     apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: x}}\n"
-                )
-                .as_bytes(),
-            ))
+            let config_map = format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: x}}\n"
+            );
+            machine_config(name, args, &config_map)
         };
         let (a, b_old, b_new, c) = (mc("a", "x"), mc("b", "x"), mc("b", "y"), mc("c", "x"));
         let base = Inventory::build(&[
@@ -865,15 +872,7 @@ metadata: {name: c, namespace: clusters}
 
     #[test]
     fn a_pair_built_together_is_the_pair_built_apart_sharing_what_carries_nothing() {
-        let mc = |name: &str, args: &str| {
-            Arc::new(parse_file(
-                format!(
-                    "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n\
-                     metadata: {{name: {name}}}\nspec: {{kernelArguments: [{args}]}}\n"
-                )
-                .as_bytes(),
-            ))
-        };
+        let mc = |name: &str, args: &str| machine_config(name, args, "");
         let policy = Arc::new(parse_file(
             br#"apiVersion: policy.open-cluster-management.io/v1
 kind: Policy
@@ -914,6 +913,7 @@ spec:
                 // A carried object's document is parsed again by each build.
                 let alike = if t.origin.wrapper.is_some() {
                     (&t.id, &t.path, &t.origin) == (&a.id, &a.path, &a.origin)
+                        && t.root().to_json() == a.root().to_json()
                 } else {
                     t.same_definition(a)
                 };

@@ -202,6 +202,11 @@ pub(crate) struct Packed {
 
 const _: () = assert!(std::mem::size_of::<Packed>() == 16);
 
+/// A scalar's value is `meta >> VALUE_SHIFT` (3 bits), its [`prefix`] `meta >> PREFIX_SHIFT`
+/// (8 bits), above the node's bits.
+const VALUE_SHIFT: u32 = 8;
+const VALUE_MASK: u8 = 0b111;
+const PREFIX_SHIFT: u32 = 11;
 /// A scalar's span length is `meta >> SPAN_SHIFT`; [`SPAN_MAX`] says its end is in
 /// [`Rare::far`].
 // The crate's tests pack only 4 bits, so their spans and lists take the far way too.
@@ -236,8 +241,8 @@ impl Packed {
                     w1: raw.a,
                     w2: raw.b,
                     meta: bits
-                        | u32::from(raw.value & 0b111) << 8
-                        | u32::from(raw.prefix) << 11
+                        | u32::from(raw.value & VALUE_MASK) << VALUE_SHIFT
+                        | u32::from(raw.prefix) << PREFIX_SHIFT
                         | span << SPAN_SHIFT,
                 }
             }
@@ -352,8 +357,8 @@ impl Tree {
                 a: p.w1,
                 b: p.w2,
                 bits,
-                value: (p.meta >> 8) as u8 & 0b111,
-                prefix: (p.meta >> 11) as u8,
+                value: (p.meta >> VALUE_SHIFT) as u8 & VALUE_MASK,
+                prefix: (p.meta >> PREFIX_SHIFT) as u8,
             },
             Class::Seq | Class::Map => {
                 let count = p.meta >> COUNT_SHIFT;

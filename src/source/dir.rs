@@ -232,35 +232,36 @@ pub fn read_worktree(
         .and_then(|s| s.walk.take())
         .filter(|w| w.holds(scope));
     let (found, link_entries, walk) = match kept_walk {
-        Some(w) => (w.found.clone(), w.links.clone(), w),
+        Some(w) => (w.found.clone(), w.links.clone(), Some(w)),
         None => {
             let w = walk(workdir, scope);
-            let dirs = w
-                .dirs
-                .into_par_iter()
-                .map(|d| {
-                    let t = std::fs::metadata(&d).ok().and_then(|m| m.modified().ok());
-                    (d, t)
-                })
-                .collect();
-            let ignores = w
-                .ignores
-                .into_iter()
-                .chain(outer_ignores(workdir))
-                .map(|f| {
-                    let s = stamp_of(&f);
-                    (f, s)
-                })
-                .collect();
-            let walk = Walk {
+            // Kept only for a next read (the editor's): a one-off check neither stats every folder
+            // nor copies every path for nothing.
+            let kept = stamps.is_some().then(|| Walk {
                 scope: scope.to_path_buf(),
                 read_at,
-                dirs,
-                ignores,
+                dirs: w
+                    .dirs
+                    .par_iter()
+                    .map(|d| {
+                        let t = std::fs::metadata(d).ok().and_then(|m| m.modified().ok());
+                        (d.clone(), t)
+                    })
+                    .collect(),
+                ignores: w
+                    .ignores
+                    .iter()
+                    .cloned()
+                    .chain(outer_ignores(workdir))
+                    .map(|f| {
+                        let s = stamp_of(&f);
+                        (f, s)
+                    })
+                    .collect(),
                 found: w.found.clone(),
                 links: w.links.clone(),
-            };
-            (w.found, w.links, walk)
+            });
+            (w.found, w.links, kept)
         }
     };
     let linked: Vec<SourceFile> = link_entries
@@ -303,7 +304,7 @@ pub fn read_worktree(
         .collect();
     if let Some(stamps) = stamps.as_deref_mut() {
         stamps.files.clear();
-        stamps.walk = Some(walk);
+        stamps.walk = walk;
     }
     let mut files = Vec::with_capacity(read.len() + linked.len());
     for (file, stamp) in read {

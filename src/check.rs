@@ -207,15 +207,16 @@ pub fn run_reusing(options: &Options, reuse: &mut Reuse) -> Result<Outcome, Fata
     let mut clock = Stopwatch::from_env();
     // A check of two revisions with a record of its base evaluates the islands the change
     // reaches and takes the rest from the record ([`crate::scope`], [`scoped`]).
-    let scoping = if options.full {
+    let mut scoping = if options.full {
         None
     } else {
         scoped::Scoping::of(options, reuse)?
     };
-    if let Some(s) = &scoping {
+    if let Some(s) = &mut scoping {
         if let Some(outcome) = s.before_load(options, reuse, &mut clock)? {
             return Ok(outcome);
         }
+        s.going_whole();
     }
     let mut loaded = source::load_reusing(&options.compare, &mut reuse.sources)?;
     crate::triage::select_files(&options.triage, &mut loaded);

@@ -133,6 +133,14 @@ impl Scoping {
         self.settle(tried)
     }
 
+    /// Before a whole check of Git revisions: what its record will ask of them is answered now
+    /// and their repository closed ([`Revisions::close`]).
+    pub(super) fn going_whole(&mut self) {
+        if let Target::Git(revisions) = &mut self.target {
+            revisions.close();
+        }
+    }
+
     /// A scoped check of the working tree, once its files are listed.
     pub(super) fn after_load(
         &self,

@@ -92,7 +92,7 @@ pub(crate) fn read_without_rehashing() {
 /// libgit2 allocates with the C library's `malloc`, not nodecast's allocator, and the C heap
 /// keeps what it frees: inflating a revision's blobs left 9 MiB of the large fleet's peak free
 /// there for the rest of the check. Returned once a load is done (about a millisecond).
-fn return_c_heap() {
+pub(super) fn return_c_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` only gives the C heap's free pages back to the system; it takes no
     // pointer and may be called from any thread at any time.

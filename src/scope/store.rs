@@ -122,12 +122,13 @@ impl Store {
 
 /// Writes a record's header and body. The body is streamed to the file and hashed on the way,
 /// not first serialized into memory: it was 2.5 MB on the large fleet, held at the check's
-/// highest point. Its digest, known only at the end, goes into the place the header kept for it.
+/// highest point. Its digest (SHA-256, 32 bytes in hex), known only at the end, goes into the
+/// place the header kept for it.
 fn write_record(file: &mut std::fs::File, key: &str, size: usize, record: &Record) -> Option<()> {
     use std::io::{Seek, SeekFrom};
     let head = format!("{MAGIC} {key} {size} ");
     file.write_all(head.as_bytes()).ok()?;
-    file.write_all(&[b'0'; 64]).ok()?;
+    file.write_all(&[b'0'; 2 * 32]).ok()?;
     file.write_all(b"\n").ok()?;
     let body = postcard::to_io(
         record,
@@ -138,9 +139,7 @@ fn write_record(file: &mut std::fs::File, key: &str, size: usize, record: &Recor
         },
     )
     .ok()?;
-    let Hashing {
-        sha, written, out, ..
-    } = body;
+    let Hashing { sha, written, out } = body;
     let file = out.into_inner().ok()?;
     // A size that was not the body's would make the record unreadable; keep none instead.
     (written == size).then_some(())?;

@@ -943,4 +943,58 @@ spec:
         );
         assert_eq!(head.deletions, [5], "the carried ConfigMap is deleted");
     }
+
+    /// Templates and SyncSets yield what they carry (`wrapped::carries`; Policies are in the test
+    /// above). Templates carry although a cluster does not apply them as wrappers
+    /// (`wrapped::is_wrapper`): a list of carriers that left them out read none of their objects.
+    #[test]
+    fn each_carrier_yields_what_it_carries() {
+        let file = Arc::new(parse_file(
+            br#"apiVersion: template.openshift.io/v1
+kind: Template
+metadata: {name: t, namespace: ns}
+objects:
+- {apiVersion: machineconfiguration.openshift.io/v1, kind: MachineConfig, metadata: {name: from-template}}
+---
+apiVersion: hive.openshift.io/v1
+kind: SelectorSyncSet
+metadata: {name: s}
+spec:
+  resources:
+  - {apiVersion: machineconfiguration.openshift.io/v1, kind: MachineConfig, metadata: {name: from-syncset}}
+"#,
+        ));
+        let inv = Inventory::build(&[FileEntry::new("c.yaml", file)]);
+        let found: Vec<(String, Option<String>, bool)> = inv
+            .objects
+            .iter()
+            .map(|o| {
+                let wrapper = o.origin.wrapper.as_ref();
+                (
+                    o.id.to_string(),
+                    wrapper.map(|w| format!("{} {}", w.id, w.pointer)),
+                    wrapped::carries(&o.id),
+                )
+            })
+            .collect();
+        let row =
+            |id: &str, w: Option<&str>, carries| (id.to_string(), w.map(String::from), carries);
+        assert_eq!(
+            found,
+            [
+                row("Template/ns/t", None, true),
+                row(
+                    "MachineConfig/from-template",
+                    Some("Template/ns/t /objects/0"),
+                    false
+                ),
+                row("SelectorSyncSet/s", None, true),
+                row(
+                    "MachineConfig/from-syncset",
+                    Some("SelectorSyncSet/s /spec/resources/0"),
+                    false
+                ),
+            ]
+        );
+    }
 }

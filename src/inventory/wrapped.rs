@@ -150,17 +150,13 @@ pub fn unwrap(obj: &Object, budget: &mut parse::Budget) -> Vec<(Wrapper, Arc<Par
         .collect()
 }
 
-/// Whether objects of this kind may carry others ([`unwrap`] reads only these): the rest are
-/// the same object wherever the same document is read the same way.
+/// Whether objects of this kind may carry others (the kinds [`unwrap`] reads): the wrappers a
+/// cluster applies ([`is_wrapper`]) and OpenShift Templates, whose objects are applied when the
+/// template is processed. The rest are the same object wherever the same document is read the
+/// same way.
 pub fn carries(id: &super::ObjectId) -> bool {
-    matches!(
-        (id.group.as_str(), id.kind.as_str()),
-        (
-            "policy.open-cluster-management.io",
-            "Policy" | "ConfigurationPolicy"
-        ) | ("template.openshift.io", "Template")
-            | ("hive.openshift.io", "SyncSet" | "SelectorSyncSet")
-    )
+    is_wrapper(&id.group, &id.kind)
+        || (id.group == "template.openshift.io" && id.kind == "Template")
 }
 
 /// The ACM Policy wrapper of an object, when a Policy carries it.

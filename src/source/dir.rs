@@ -242,16 +242,15 @@ pub fn read_worktree(
                 read_at,
                 dirs: w
                     .dirs
-                    .par_iter()
+                    .into_par_iter()
                     .map(|d| {
-                        let t = std::fs::metadata(d).ok().and_then(|m| m.modified().ok());
-                        (d.clone(), t)
+                        let t = std::fs::metadata(&d).ok().and_then(|m| m.modified().ok());
+                        (d, t)
                     })
                     .collect(),
                 ignores: w
                     .ignores
-                    .iter()
-                    .cloned()
+                    .into_iter()
                     .chain(outer_ignores(workdir))
                     .map(|f| {
                         let s = stamp_of(&f);

@@ -1,8 +1,9 @@
-//! The arena the located tree lives in: a fleet holds millions of nodes, so a node is 16 bytes
-//! (offsets, its text as a range of the parsed text, its children as a range of the arena)
-//! instead of an owned struct with its own allocations, and an alias shares the anchored nodes
-//! instead of copying them. A scalar's span is kept as its length when that is short (nearly
-//! always), and a collection's child count when it fits 24 bits; the rest go to [`Rare::far`].
+//! The arena the located tree lives in: a fleet holds millions of nodes, so a node is 12 bytes
+//! (its start, one word, and its bits) instead of an owned struct with its own allocations, and
+//! an alias shares the anchored nodes instead of copying them. A plain scalar's text is its
+//! span and a block collection ends where its last child does, so the node keeps only the
+//! span's length or its first child; a text elsewhere, a span too long to pack, an end of its
+//! own and a child count past 23 bits go to the tree's [`Rare`] tables.
 //!
 //! A document is built children first (as events arrive), then laid out breadth first so every
 //! collection's children sit side by side right after each other: finding a key reads one run
@@ -186,84 +187,144 @@ impl Raw {
     }
 }
 
-/// One laid-out node: 16 bytes. `start`; then by class
-/// - scalar: `w1` where its text starts, `w2` its length, `meta` the bits, the value (3 bits),
-///   the [`prefix`] (8 bits) and the span's length (13 bits; see [`SPAN_MAX`]);
-/// - collection: `w1` its first child, `w2` its end, `meta` the bits and the child count (24
-///   bits; see [`COUNT_MAX`]);
-/// - link: `w1` the node it stands for.
+/// One laid-out node: 12 bytes. `start`; then by class
+/// - scalar: `meta` the bits, the value (3 bits), the [`prefix`] (8 bits) and where its text
+///   is (2 bits): the span itself ([`TEXT_SPAN`], a plain scalar) or the span without its quotes
+///   ([`TEXT_INNER`]), `w` being the span's length, or elsewhere ([`TEXT_SIDE`]: a block
+///   scalar, escapes, an embedded document's scalars), `w` the index of a text entry laid out
+///   after every node, and the span's length in the last 11 bits of `meta` (see [`SPAN_MAX`]);
+/// - collection: `w` its first child, `meta` the bits, whether it ends where its last child
+///   does ([`ENDS_WITH_LAST`], a block collection; else its end is in [`Rare::ends`]) and the
+///   child count (23 bits; see [`COUNT_MAX`]);
+/// - link: `w` the node it stands for;
+/// - text entry (after the nodes, not a node): `start` where the text is, `w` its length.
+///
+/// Nine in ten nodes of a fleet are plain scalars and block collections, whose text and end
+/// the offsets already say: a fourth of the tree's memory was those words written again.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Packed {
     start: u32,
-    w1: u32,
-    w2: u32,
+    w: u32,
     meta: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<Packed>() == 16);
+const _: () = assert!(std::mem::size_of::<Packed>() == 12);
 
 /// A scalar's value is `meta >> VALUE_SHIFT` (3 bits), its [`prefix`] `meta >> PREFIX_SHIFT`
-/// (8 bits), above the node's bits.
+/// (8 bits), where its text is `meta >> TEXT_SHIFT` (2 bits), above the node's bits.
 const VALUE_SHIFT: u32 = 8;
 const VALUE_MASK: u8 = 0b111;
 const PREFIX_SHIFT: u32 = 11;
-/// A scalar's span length is `meta >> SPAN_SHIFT`; [`SPAN_MAX`] says its end is in
-/// [`Rare::far`].
+const TEXT_SHIFT: u32 = 19;
+const TEXT_MASK: u32 = 0b11;
+/// The scalar's text is its span (`w` the span's length).
+const TEXT_SPAN: u32 = 0;
+/// The scalar's text is its span but the first and last byte (its quotes; `w` the span's length).
+const TEXT_INNER: u32 = 1;
+/// The scalar's text is given by the text entry at index `w` (after the nodes).
+const TEXT_SIDE: u32 = 2;
+/// A [`TEXT_SIDE`] scalar's span length is `meta >> SPAN_SHIFT`; [`SPAN_MAX`] says its end is
+/// in [`Rare::far`].
 // The crate's tests pack only 4 bits, so their spans and lists take the far way too.
 #[cfg(not(test))]
-const SPAN_SHIFT: u32 = 19;
+const SPAN_SHIFT: u32 = 21;
 #[cfg(test)]
 const SPAN_SHIFT: u32 = 28;
 const SPAN_MAX: u32 = (1 << (32 - SPAN_SHIFT)) - 1;
+/// A collection ends where its last child does (else its end is in [`Rare::ends`]).
+const ENDS_WITH_LAST: u32 = 1 << 8;
 /// A collection's child count is `meta >> COUNT_SHIFT`; [`COUNT_MAX`] says it is in
 /// [`Rare::far`].
 #[cfg(not(test))]
-const COUNT_SHIFT: u32 = 8;
+const COUNT_SHIFT: u32 = 9;
 #[cfg(test)]
 const COUNT_SHIFT: u32 = 28;
 const COUNT_MAX: u32 = (1 << (32 - COUNT_SHIFT)) - 1;
 
+/// Where [`Packed::pack`] puts what does not fit a node.
+#[derive(Default)]
+struct Sides {
+    far: Vec<(u32, u32)>,
+    /// Text entries, laid out after the nodes: no allocation of their own, since most trees
+    /// of embedded documents have one for nearly every scalar.
+    texts: Vec<Packed>,
+    ends: Vec<(u32, u32)>,
+}
+
 impl Packed {
-    /// `raw` packed; a span length or child count too large for it goes to `far`.
-    fn pack(id: u32, raw: &Raw, far: &mut Vec<(u32, u32)>) -> Packed {
+    /// `raw` packed (`laid` is every laid-out node, for a collection's last child); what does
+    /// not fit goes to `sides`.
+    fn pack(id: u32, raw: &Raw, laid: &[Raw], sides: &mut Sides) -> Packed {
         let bits = u32::from(raw.bits);
         match raw.class() {
             Class::Scalar => {
-                let span = match raw.end.checked_sub(raw.start) {
-                    Some(len) if len < SPAN_MAX => len,
-                    _ => {
-                        far.push((id, raw.end));
-                        SPAN_MAX
-                    }
+                let span = raw.end.wrapping_sub(raw.start);
+                let (mode, w, span_bits) = if raw.end < raw.start || raw.bits & IN_EXTRA != 0 {
+                    (TEXT_SIDE, 0, 0)
+                } else if raw.a == raw.start && raw.b == span {
+                    (TEXT_SPAN, span, 0)
+                } else if span >= 2 && raw.a == raw.start + 1 && raw.b == span - 2 {
+                    (TEXT_INNER, span, 0)
+                } else {
+                    (TEXT_SIDE, 0, 0)
+                };
+                let (w, span_bits) = if mode == TEXT_SIDE {
+                    let w = offset32(laid.len() + sides.texts.len());
+                    sides.texts.push(Packed {
+                        start: raw.a,
+                        w: raw.b,
+                        meta: 0,
+                    });
+                    let span_bits = match raw.end.checked_sub(raw.start) {
+                        Some(len) if len < SPAN_MAX => len,
+                        _ => {
+                            sides.far.push((id, raw.end));
+                            SPAN_MAX
+                        }
+                    };
+                    (w, span_bits)
+                } else {
+                    (w, span_bits)
                 };
                 Packed {
                     start: raw.start,
-                    w1: raw.a,
-                    w2: raw.b,
+                    w,
                     meta: bits
                         | u32::from(raw.value & VALUE_MASK) << VALUE_SHIFT
                         | u32::from(raw.prefix) << PREFIX_SHIFT
-                        | span << SPAN_SHIFT,
+                        | mode << TEXT_SHIFT
+                        | span_bits << SPAN_SHIFT,
                 }
             }
             Class::Seq | Class::Map => {
                 let count = if raw.b < COUNT_MAX {
                     raw.b
                 } else {
-                    far.push((id, raw.b));
+                    sides.far.push((id, raw.b));
                     COUNT_MAX
+                };
+                // The last child, when it is placed here (not a link): its end is exact, so
+                // the collection's is read from it when they are the same.
+                let last = raw
+                    .b
+                    .checked_sub(1)
+                    .and_then(|i| laid.get(raw.a.checked_add(i)? as usize))
+                    .filter(|c| c.class() != Class::Link);
+                let ends = if last.is_some_and(|c| c.end == raw.end) {
+                    ENDS_WITH_LAST
+                } else {
+                    sides.ends.push((id, raw.end));
+                    0
                 };
                 Packed {
                     start: raw.start,
-                    w1: raw.a,
-                    w2: raw.end,
-                    meta: bits | count << COUNT_SHIFT,
+                    w: raw.a,
+                    meta: bits | ends | count << COUNT_SHIFT,
                 }
             }
             Class::Link => Packed {
                 start: raw.start,
-                w1: raw.a,
-                w2: raw.end,
+                w: raw.a,
                 meta: bits,
             },
         }
@@ -277,6 +338,11 @@ impl Packed {
     #[inline]
     fn class(&self) -> Class {
         class_of(self.bits())
+    }
+
+    #[inline]
+    fn text_mode(&self) -> u32 {
+        (self.meta >> TEXT_SHIFT) & TEXT_MASK
     }
 }
 
@@ -330,6 +396,9 @@ pub(crate) struct Rare {
     /// (node, its end for a scalar whose span is too long to pack, its child count for a
     /// collection with too many to pack), by node.
     pub(crate) far: Vec<(u32, u32)>,
+    /// (node, its end) of each collection that does not end where its last child does (a flow
+    /// collection's closing bracket, an empty one, one whose last child is a link), by node.
+    pub(crate) ends: Vec<(u32, u32)>,
 }
 
 /// The nodes of one document, laid out breadth first.
@@ -353,34 +422,48 @@ impl Tree {
         let p = &self.nodes[id as usize];
         let bits = p.bits();
         match p.class() {
-            Class::Scalar => View {
-                a: p.w1,
-                b: p.w2,
-                bits,
-                value: (p.meta >> VALUE_SHIFT) as u8 & VALUE_MASK,
-                prefix: (p.meta >> PREFIX_SHIFT) as u8,
-            },
-            Class::Seq | Class::Map => {
-                let count = p.meta >> COUNT_SHIFT;
+            Class::Scalar => {
+                let (a, b) = match p.text_mode() {
+                    TEXT_SPAN => (p.start, p.w),
+                    TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
+                    _ => self
+                        .nodes
+                        .get(p.w as usize)
+                        .map_or((0, 0), |t| (t.start, t.w)),
+                };
                 View {
-                    a: p.w1,
-                    b: if count == COUNT_MAX {
-                        self.far(id).unwrap_or(0)
-                    } else {
-                        count
-                    },
+                    a,
+                    b,
                     bits,
-                    value: Value::Null as u8,
-                    prefix: 0,
+                    value: (p.meta >> VALUE_SHIFT) as u8 & VALUE_MASK,
+                    prefix: (p.meta >> PREFIX_SHIFT) as u8,
                 }
             }
+            Class::Seq | Class::Map => View {
+                a: p.w,
+                b: self.count(id, p),
+                bits,
+                value: Value::Null as u8,
+                prefix: 0,
+            },
             Class::Link => View {
-                a: p.w1,
+                a: p.w,
                 b: 0,
                 bits,
                 value: Value::Null as u8,
                 prefix: 0,
             },
+        }
+    }
+
+    /// A collection's child count.
+    #[inline]
+    fn count(&self, id: u32, p: &Packed) -> u32 {
+        let count = p.meta >> COUNT_SHIFT;
+        if count == COUNT_MAX {
+            self.far(id).unwrap_or(0)
+        } else {
+            count
         }
     }
 
@@ -394,18 +477,49 @@ impl Tree {
 
     /// A laid-out node's byte offsets.
     fn offsets_at(&self, id: u32) -> (u32, u32) {
-        let p = &self.nodes[id as usize];
-        match p.class() {
-            Class::Scalar => {
-                let span = p.meta >> SPAN_SHIFT;
-                let end = if span == SPAN_MAX {
-                    self.far(id).unwrap_or(p.start)
-                } else {
-                    p.start.saturating_add(span)
-                };
-                (p.start, end)
+        let Some(p) = self.nodes.get(id as usize) else {
+            return (0, 0);
+        };
+        (p.start, self.end_at(id))
+    }
+
+    /// Where a laid-out node ends: a collection that ends with its last child ends where that
+    /// child does (children are laid out after their collection, so this walk ends).
+    fn end_at(&self, mut id: u32) -> u32 {
+        loop {
+            let Some(p) = self.nodes.get(id as usize) else {
+                return 0;
+            };
+            match p.class() {
+                Class::Scalar => {
+                    return match p.text_mode() {
+                        TEXT_SPAN | TEXT_INNER => p.start.saturating_add(p.w),
+                        _ => {
+                            let span = p.meta >> SPAN_SHIFT;
+                            if span == SPAN_MAX {
+                                self.far(id).unwrap_or(p.start)
+                            } else {
+                                p.start.saturating_add(span)
+                            }
+                        }
+                    };
+                }
+                Class::Seq | Class::Map if p.meta & ENDS_WITH_LAST != 0 => {
+                    let last = p.w.saturating_add(self.count(id, p)).saturating_sub(1);
+                    if last <= id {
+                        return p.start;
+                    }
+                    id = last;
+                }
+                Class::Seq | Class::Map => {
+                    let ends = self.rare.as_ref().map(|r| &r.ends[..]).unwrap_or_default();
+                    return ends
+                        .binary_search_by_key(&id, |(n, _)| *n)
+                        .ok()
+                        .map_or(p.start, |i| ends[i].1);
+                }
+                Class::Link => return p.start,
             }
-            Class::Seq | Class::Map | Class::Link => (p.start, p.w2),
         }
     }
 
@@ -414,7 +528,7 @@ impl Tree {
     pub(crate) fn child(&self, i: u32, alias: u32) -> Ref {
         let p = &self.nodes[i as usize];
         if p.class() == Class::Link {
-            p.w1 | alias
+            p.w | alias
                 | if p.bits() & FROM_ALIAS != 0 {
                     VIA_ALIAS
                 } else {
@@ -519,6 +633,28 @@ impl Tree {
             &self.text
         };
         (home.clone(), raw.a as usize)
+    }
+}
+
+#[cfg(debug_assertions)]
+impl Tree {
+    /// Every laid-out node reads back from its packed form as it was laid out (checked in debug
+    /// builds, so every parse of the test suites checks the packing).
+    fn assert_packs(&self, laid: &[Raw]) {
+        for (i, raw) in laid.iter().enumerate() {
+            let id = offset32(i);
+            let view = self.raw(id);
+            let (a, b) = match raw.class() {
+                Class::Link => (raw.a, 0),
+                _ => (raw.a, raw.b),
+            };
+            assert_eq!(
+                (self.offsets_at(id), view.a, view.b, view.bits),
+                ((raw.start, raw.end), a, b, raw.bits),
+                "node {i} of {} does not read back as laid out",
+                laid.len()
+            );
+        }
     }
 }
 
@@ -794,22 +930,23 @@ impl TreeBuilder {
                 })
                 .collect()
         });
-        let mut far = Vec::new();
-        let packed: Box<[Packed]> = nodes
+        let mut sides = Sides::default();
+        let mut packed: Vec<Packed> = nodes
             .iter()
             .enumerate()
-            .map(|(i, raw)| Packed::pack(offset32(i), raw, &mut far))
+            .map(|(i, raw)| Packed::pack(offset32(i), raw, &nodes, &mut sides))
             .collect();
-        rare.far = far;
-        let rare =
-            (!rare.tags.is_empty() || rare.spans.is_some() || rare.shares || !rare.far.is_empty())
-                .then(|| Box::new(rare));
-        let root = match new_of.get(root_id as usize) {
-            Some(&n) if n != UNPLACED => n | (root & VIA_ALIAS),
-            _ => 0,
-        };
+        packed.extend_from_slice(&sides.texts);
+        rare.far = sides.far;
+        rare.ends = sides.ends;
+        let rare = (!rare.tags.is_empty()
+            || rare.spans.is_some()
+            || rare.shares
+            || !rare.far.is_empty()
+            || !rare.ends.is_empty())
+        .then(|| Box::new(rare));
         let tree = Tree {
-            nodes: packed,
+            nodes: packed.into_boxed_slice(),
             text,
             extra: if extra.is_empty() {
                 NO_EXTRA.clone()
@@ -819,12 +956,55 @@ impl TreeBuilder {
             source,
             rare,
         };
+        #[cfg(debug_assertions)]
+        tree.assert_packs(&nodes);
+        let root = match new_of.get(root_id as usize) {
+            Some(&n) if n != UNPLACED => n | (root & VIA_ALIAS),
+            _ => 0,
+        };
         (tree, root)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// Plain scalars and block collections keep nothing beside their node; quoted scalars with
+    /// an escape, block scalars, flow and empty collections and a collection ending in an alias
+    /// keep their text or end in the side tables, and every one reads back its text and span.
+    #[test]
+    fn nodes_keep_beside_them_only_what_their_offsets_do_not_say() {
+        let src = "a: plain\nb: 'single'\nc: \"esc\\tape\"\nd: |\n  block\ne: {x: 1}\nf: []\n\
+                   g: &anchor\n  h: deep\n  i:\n  - last\nj:\n- *anchor\n";
+        let parsed = crate::parse(src, &crate::Options::default());
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        let root = parsed.documents[0].root();
+        let frame = |keys: &[&str]| {
+            let n = root.path(keys).expect("a node");
+            let s = n.span();
+            (n.as_str(), &src[s.start.offset..s.end.offset])
+        };
+        assert_eq!(frame(&["a"]), (Some("plain"), "plain"));
+        assert_eq!(frame(&["b"]), (Some("single"), "'single'"));
+        assert_eq!(frame(&["c"]), (Some("esc\tape"), "\"esc\\tape\""));
+        assert_eq!(frame(&["d"]), (Some("block\n"), "|\n  block"));
+        assert_eq!(frame(&["e"]), (None, "{x: 1}"));
+        assert_eq!(frame(&["f"]), (None, "[]"));
+        assert_eq!(frame(&["g"]), (None, "h: deep\n  i:\n  - last"));
+        assert_eq!(frame(&["j"]), (None, "- *anchor"));
+        // The escaped and the block scalar's texts are entries after the nodes; the flow map's,
+        // the empty list's and the list ending in an alias's ends are in the side table.
+        let tree = root.tree;
+        let nodes = tree.nodes.len() - 2;
+        let side: Vec<u32> = tree.nodes[..nodes]
+            .iter()
+            .filter(|p| p.class() == super::Class::Scalar && p.text_mode() == super::TEXT_SIDE)
+            .map(|p| p.w)
+            .collect();
+        assert_eq!(side, [nodes as u32, nodes as u32 + 1]);
+        let ends = &tree.rare.as_ref().expect("side tables").ends;
+        assert_eq!(ends.len(), 3, "{ends:?}");
+    }
+
     /// Under test a node packs 4 bits of span length and child count, so these lists and
     /// scalars are read through [`super::Rare::far`].
     #[test]

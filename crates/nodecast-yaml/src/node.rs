@@ -411,13 +411,7 @@ impl<'a> Node<'a> {
         let mut k = raw.a;
         let end = raw.a + raw.b / 2 * 2;
         while k < end {
-            let r = tree.child(k, 0);
-            let kr = tree.raw(r);
-            if kr.class() == Class::Scalar
-                && kr.b as usize == key.len()
-                && kr.prefix == prefix
-                && tree.bytes_of(kr) == key.as_bytes()
-            {
+            if tree.key_is(k, key.as_bytes(), prefix) {
                 return Some(entry_at(tree, k, alias));
             }
             k += 2;

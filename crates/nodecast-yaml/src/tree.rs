@@ -355,8 +355,6 @@ pub(crate) struct View {
     pub(crate) b: u32,
     pub(crate) bits: u8,
     value: u8,
-    /// Scalar: [`prefix`] of its text.
-    pub(crate) prefix: u8,
 }
 
 impl View {
@@ -416,7 +414,7 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn raw(&self, r: Ref) -> View {
         let id = r & !VIA_ALIAS;
         let p = &self.nodes[id as usize];
@@ -436,7 +434,6 @@ impl Tree {
                     b,
                     bits,
                     value: (p.meta >> VALUE_SHIFT) as u8 & VALUE_MASK,
-                    prefix: (p.meta >> PREFIX_SHIFT) as u8,
                 }
             }
             Class::Seq | Class::Map => View {
@@ -444,14 +441,12 @@ impl Tree {
                 b: self.count(id, p),
                 bits,
                 value: Value::Null as u8,
-                prefix: 0,
             },
             Class::Link => View {
                 a: p.w,
                 b: 0,
                 bits,
                 value: Value::Null as u8,
-                prefix: 0,
             },
         }
     }
@@ -537,6 +532,39 @@ impl Tree {
         } else {
             i | alias
         }
+    }
+
+    /// Whether the child at index `i` is a scalar whose text is `key` (with `prefix` its
+    /// [`prefix`]): what finding a key asks of every key before it, read straight from the
+    /// packed node (a plain key's text is its span).
+    #[inline(always)]
+    pub(crate) fn key_is(&self, i: u32, key: &[u8], prefix: u8) -> bool {
+        let Some(mut p) = self.nodes.get(i as usize) else {
+            return false;
+        };
+        if p.class() == Class::Link {
+            match self.nodes.get(p.w as usize) {
+                Some(target) => p = target,
+                None => return false,
+            }
+        }
+        if p.class() != Class::Scalar || (p.meta >> PREFIX_SHIFT) as u8 != prefix {
+            return false;
+        }
+        let (a, b) = match p.text_mode() {
+            TEXT_SPAN => (p.start, p.w),
+            TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
+            _ => {
+                let view = self.raw(i);
+                return view.b as usize == key.len() && self.bytes_of(view) == key;
+            }
+        };
+        b as usize == key.len()
+            && self
+                .text
+                .as_bytes()
+                .get(a as usize..(a + b) as usize)
+                .is_some_and(|t| t == key)
     }
 
     /// A scalar's text as bytes (to compare with a key without checking character boundaries).

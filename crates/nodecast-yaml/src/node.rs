@@ -411,7 +411,15 @@ impl<'a> Node<'a> {
         let mut k = raw.a;
         let end = raw.a + raw.b / 2 * 2;
         while k < end {
-            if tree.key_is(k, key.as_bytes(), prefix) {
+            let hit = tree.key_is(k, key.as_bytes(), prefix);
+            // Debug builds check the packed read against the decoded key, in every suite.
+            #[cfg(debug_assertions)]
+            {
+                let kr = tree.raw(tree.child(k, 0));
+                let decoded = kr.class() == Class::Scalar && tree.bytes_of(kr) == key.as_bytes();
+                assert_eq!(hit, decoded, "key {key:?} at node {k} read two ways");
+            }
+            if hit {
                 return Some(entry_at(tree, k, alias));
             }
             k += 2;

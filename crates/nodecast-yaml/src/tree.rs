@@ -539,11 +539,12 @@ impl Tree {
     /// packed node (a plain key's text is its span).
     #[inline(always)]
     pub(crate) fn key_is(&self, i: u32, key: &[u8], prefix: u8) -> bool {
-        let Some(mut p) = self.nodes.get(i as usize) else {
+        let (mut id, Some(mut p)) = (i, self.nodes.get(i as usize)) else {
             return false;
         };
         if p.class() == Class::Link {
-            match self.nodes.get(p.w as usize) {
+            id = p.w;
+            match self.nodes.get(id as usize) {
                 Some(target) => p = target,
                 None => return false,
             }
@@ -555,7 +556,7 @@ impl Tree {
             TEXT_SPAN => (p.start, p.w),
             TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
             _ => {
-                let view = self.raw(i);
+                let view = self.raw(id);
                 return view.b as usize == key.len() && self.bytes_of(view) == key;
             }
         };

@@ -62,6 +62,22 @@ fn merged_entries_from_an_alias_are_copies() {
     assert!(!m.entry("y").unwrap().value.from_alias());
 }
 
+/// A key merged from an anchor is found by its text whichever way its node keeps it: its span
+/// (plain), its span without quotes, or a text of its own (an escape).
+#[test]
+fn merged_keys_are_found_however_their_text_is_kept() {
+    let src = "base: &b\n  plain: 1\n  'quoted': 2\n  \"esc\\x61ped\": 3\nm:\n  <<: *b\n  own: 4\n";
+    let d = doc(src);
+    let m = d.root().get("m").unwrap();
+    let found: Vec<Option<serde_json::Value>> = ["plain", "quoted", "escaped", "own", "missing"]
+        .iter()
+        .map(|k| m.get(k).map(|v| v.to_json()))
+        .collect();
+    let n = |i: i64| Some(serde_json::json!(i));
+    assert_eq!(found, [n(1), n(2), n(3), n(4), None]);
+    assert!(m.entry("escaped").unwrap().key.from_alias());
+}
+
 #[test]
 fn texts_are_ranges_of_the_kept_text() {
     let text_arc: Arc<str> = "a: plain value\nb: 'quoted'\nc: |\n  block\n".into();

@@ -2,8 +2,8 @@
 //! (its start, one word, and its bits) instead of an owned struct with its own allocations, and
 //! an alias shares the anchored nodes instead of copying them. A plain scalar's text is its
 //! span and a block collection ends where its last child does, so the node keeps only the
-//! span's length or its first child; a text elsewhere, a span too long to pack, an end of its
-//! own and a child count past 23 bits go to the tree's [`Rare`] tables.
+//! span's length or its first child. A text elsewhere is an entry laid out after the nodes; a
+//! span too long to pack, an end of its own and a child count past 23 bits go to [`Rare`].
 //!
 //! A document is built children first (as events arrive), then laid out breadth first so every
 //! collection's children sit side by side right after each other: finding a key reads one run
@@ -259,32 +259,30 @@ impl Packed {
         match raw.class() {
             Class::Scalar => {
                 let span = raw.end.wrapping_sub(raw.start);
-                let (mode, w, span_bits) = if raw.end < raw.start || raw.bits & IN_EXTRA != 0 {
-                    (TEXT_SIDE, 0, 0)
-                } else if raw.a == raw.start && raw.b == span {
-                    (TEXT_SPAN, span, 0)
-                } else if span >= 2 && raw.a == raw.start + 1 && raw.b == span - 2 {
-                    (TEXT_INNER, span, 0)
+                let in_text = raw.end >= raw.start && raw.bits & IN_EXTRA == 0;
+                let mode = if in_text && raw.a == raw.start && raw.b == span {
+                    TEXT_SPAN
+                } else if in_text && span >= 2 && raw.a == raw.start + 1 && raw.b == span - 2 {
+                    TEXT_INNER
                 } else {
-                    (TEXT_SIDE, 0, 0)
+                    TEXT_SIDE
                 };
                 let (w, span_bits) = if mode == TEXT_SIDE {
-                    let w = offset32(laid.len() + sides.texts.len());
+                    let entry = offset32(laid.len() + sides.texts.len());
                     sides.texts.push(Packed {
                         start: raw.a,
                         w: raw.b,
                         meta: 0,
                     });
-                    let span_bits = match raw.end.checked_sub(raw.start) {
-                        Some(len) if len < SPAN_MAX => len,
-                        _ => {
-                            sides.far.push((id, raw.end));
-                            SPAN_MAX
-                        }
+                    let span_bits = if raw.end >= raw.start && span < SPAN_MAX {
+                        span
+                    } else {
+                        sides.far.push((id, raw.end));
+                        SPAN_MAX
                     };
-                    (w, span_bits)
+                    (entry, span_bits)
                 } else {
-                    (w, span_bits)
+                    (span, 0)
                 };
                 Packed {
                     start: raw.start,

@@ -419,14 +419,7 @@ impl Tree {
         let bits = p.bits();
         match p.class() {
             Class::Scalar => {
-                let (a, b) = match p.text_mode() {
-                    TEXT_SPAN => (p.start, p.w),
-                    TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
-                    _ => self
-                        .nodes
-                        .get(p.w as usize)
-                        .map_or((0, 0), |t| (t.start, t.w)),
-                };
+                let (a, b) = self.text_range(p);
                 View {
                     a,
                     b,
@@ -537,57 +530,63 @@ impl Tree {
     /// packed node (a plain key's text is its span).
     #[inline(always)]
     pub(crate) fn key_is(&self, i: u32, key: &[u8], prefix: u8) -> bool {
-        let (mut id, Some(mut p)) = (i, self.nodes.get(i as usize)) else {
+        let p = match self.nodes.get(i as usize) {
+            Some(link) if link.class() == Class::Link => self.nodes.get(link.w as usize),
+            p => p,
+        };
+        let Some(p) = p.filter(|p| p.class() == Class::Scalar) else {
             return false;
         };
-        if p.class() == Class::Link {
-            id = p.w;
-            match self.nodes.get(id as usize) {
-                Some(target) => p = target,
-                None => return false,
-            }
-        }
-        if p.class() != Class::Scalar || (p.meta >> PREFIX_SHIFT) as u8 != prefix {
+        if (p.meta >> PREFIX_SHIFT) as u8 != prefix {
             return false;
         }
-        let (a, b) = match p.text_mode() {
-            TEXT_SPAN => (p.start, p.w),
-            TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
-            _ => {
-                let view = self.raw(id);
-                return view.b as usize == key.len() && self.bytes_of(view) == key;
-            }
-        };
+        let (a, b) = self.text_range(p);
         b as usize == key.len()
             && self
-                .text
+                .home(p.bits())
                 .as_bytes()
                 .get(a as usize..(a + b) as usize)
                 .is_some_and(|t| t == key)
+    }
+
+    /// Where a packed scalar's text is in its [`Tree::home`]: (start, length).
+    #[inline(always)]
+    fn text_range(&self, p: &Packed) -> (u32, u32) {
+        match p.text_mode() {
+            TEXT_SPAN => (p.start, p.w),
+            TEXT_INNER => (p.start.saturating_add(1), p.w.saturating_sub(2)),
+            _ => self
+                .nodes
+                .get(p.w as usize)
+                .map_or((0, 0), |t| (t.start, t.w)),
+        }
+    }
+
+    /// The text a scalar with node bits `bits` takes its text from: `extra` or the parsed text.
+    #[inline(always)]
+    fn home(&self, bits: u8) -> &Arc<str> {
+        if bits & IN_EXTRA != 0 {
+            &self.extra
+        } else {
+            &self.text
+        }
     }
 
     /// A scalar's text as bytes (to compare with a key without checking character boundaries).
     #[inline]
     pub(crate) fn bytes_of(&self, raw: View) -> &[u8] {
         let (a, b) = (raw.a as usize, raw.b as usize);
-        let all: &str = if raw.bits & IN_EXTRA != 0 {
-            &self.extra
-        } else {
-            &self.text
-        };
-        all.as_bytes().get(a..a + b).unwrap_or_default()
+        self.home(raw.bits)
+            .as_bytes()
+            .get(a..a + b)
+            .unwrap_or_default()
     }
 
     /// A scalar's text.
     #[inline]
     pub(crate) fn text_of(&self, raw: View) -> &str {
         let (a, b) = (raw.a as usize, raw.b as usize);
-        let all: &str = if raw.bits & IN_EXTRA != 0 {
-            &self.extra
-        } else {
-            &self.text
-        };
-        all.get(a..a + b).unwrap_or("")
+        self.home(raw.bits).get(a..a + b).unwrap_or("")
     }
 
     pub(crate) fn tag_of(&self, r: Ref) -> Option<&str> {
@@ -654,12 +653,7 @@ impl Tree {
     /// The shared text a scalar's text is a range of, and where in it the range starts.
     pub(crate) fn text_home(&self, r: Ref) -> (Arc<str>, usize) {
         let raw = self.raw(r);
-        let home = if raw.bits & IN_EXTRA != 0 {
-            &self.extra
-        } else {
-            &self.text
-        };
-        (home.clone(), raw.a as usize)
+        (self.home(raw.bits).clone(), raw.a as usize)
     }
 }
 
@@ -963,6 +957,8 @@ impl TreeBuilder {
             .enumerate()
             .map(|(i, raw)| Packed::pack(offset32(i), raw, &nodes, &mut sides))
             .collect();
+        // One growth to the exact size (the slice below then keeps the allocation as it is).
+        packed.reserve_exact(sides.texts.len());
         packed.extend_from_slice(&sides.texts);
         rare.far = sides.far;
         rare.ends = sides.ends;

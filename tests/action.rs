@@ -2,7 +2,7 @@
 //! simulated Actions environment (event, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, a real PR branch),
 //! produce the annotations, summary, outputs and exit codes the workflow relies on.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! before anything runs, the renderer gets an empty kubeconfig, and a render timeout or a signal
 //! stops the renderer's whole process group and leaves no temporary folder behind.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

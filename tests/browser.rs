@@ -7,7 +7,7 @@
 //! `.ci/run` installs both; under `CI=true` a missing one fails the test, locally it is skipped
 //! with the reason printed.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! Commands, exit codes, colour, and the findings nodecast reports on real repositories.
 
-mod common;
+use crate::common;
 
 use common::{diag_lines, hosted_cluster, node_pool, nodecast, nodecast_env, Repo};
 

@@ -1,6 +1,6 @@
 //! What is compared with what: dirty, clean, staged, branch, shallow, directory pairs, --no-base.
 
-mod common;
+use crate::common;
 
 use common::{git_in, hosted_cluster, node_pool, nodecast, Repo};
 use serde_json::Value;

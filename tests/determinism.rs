@@ -3,7 +3,7 @@
 //! repository are each checked twice per format, with no `--now`, and compared byte for byte —
 //! stdout, the files written with `--output-*`, and the GitHub step summary and outputs.
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, nodecast_env, project_root, Repo};
 

@@ -1,6 +1,6 @@
 //! Rule fixtures (`testdata/rules/<CODE>/`) and the bundled demo, run through the real binary.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! `.ci/run` installs it; under `CI=true` a missing parser fails the test), and GitLab Code
 //! Quality JSON, checked against the fields GitLab documents as required.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -5,7 +5,7 @@
 //! NodePools of the overlays that list it. The single-overlay repository forecasts the same as
 //! the fleet for the same change. These are the cases `tools/bench.sh kustomize-*` times.
 
-mod common;
+use crate::common;
 
 use common::{logging_kubectl, nodecast, require_kubectl};
 use repogen::kustomize::{self, Component, PullRequest, Variant};

@@ -3,7 +3,7 @@
 //! unforecast, the Git side reads both commits, and a staged kernel argument in a standalone
 //! cluster reboots exactly that cluster's pools.
 
-mod common;
+use crate::common;
 
 use common::{git_in, nodecast};
 use serde_json::Value;

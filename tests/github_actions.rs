@@ -1,7 +1,7 @@
 //! A simulated GitHub Actions run: the real binary with GITHUB_ACTIONS, GITHUB_EVENT_PATH (a
 //! pull_request event), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT in a real repository with a PR branch.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

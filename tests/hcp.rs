@@ -8,7 +8,7 @@
 //! field and exact `file:line:col`; then unmodelled objects; then every diagnostic
 //! `CODE severity file:line:col`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! A pull request fails only for what it introduces: head findings are matched against the base
 //! revision linted alone, by code, object and field (not by line), in every output format.
 
-mod common;
+use crate::common;
 
 use common::{nodecast, Repo};
 use serde_json::Value;

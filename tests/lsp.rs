@@ -3,7 +3,7 @@
 //! action edits; malformed input and unknown methods get errors without ending the session, and a
 //! client that dies ends the server. Every wait has a timeout: a hang fails the test.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -8,7 +8,7 @@
 //! version bumps). `NODECAST_BLESS=1` rewrites `expected.txt` from the actual output (review
 //! the diff before committing).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

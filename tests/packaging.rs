@@ -5,7 +5,7 @@
 //! the test, locally it is skipped with the reason printed. (The wheel is built, installed and run
 //! by `.ci/run` itself, after the tests: see `tools/wheel-smoke.sh`.)
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

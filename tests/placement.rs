@@ -3,7 +3,7 @@
 //! the object comes from (the models, the schedule linter and the version-transition rules once
 //! placed them there).
 
-mod common;
+use crate::common;
 
 use common::{nodecast, Repo};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Configuration, suppressions, baseline and rollout acknowledgement, end to end on real
 //! repositories with the real binary.
 
-mod common;
+use crate::common;
 
 use common::{diag_lines, hosted_cluster, node_pool, nodecast, Repo};
 

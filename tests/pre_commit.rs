@@ -2,7 +2,7 @@
 //! repository at the commit under test. `.ci/run` installs pre-commit into a throwaway venv and
 //! points NODECAST_PRE_COMMIT at it; without pre-commit the test says so and is skipped.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

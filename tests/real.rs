@@ -5,7 +5,7 @@
 //! on top of `before/`); each test commits `before`, then `after`, in a fresh Git repository and
 //! runs the real binary (and the library, where the inventory is asserted).
 
-mod common;
+use crate::common;
 
 use common::{
     copy_tree, diag_lines, fixture, git_in, logging_kubectl, nodecast, nodecast_env, project_root,

@@ -4,7 +4,7 @@
 //!
 //! `NODECAST_BLESS=1` rewrites the committed schema from the types (review the diff).
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, nodecast, project_root, report_schema_errors};
 use serde_json::{json, Value};
@@ -21,7 +21,7 @@ fn the_committed_report_schema_is_the_one_the_report_types_generate() {
     assert!(
         committed == generated,
         "{} differs from the schema the report types generate; run \
-         `NODECAST_BLESS=1 cargo test --test report_schema` and review the diff",
+         `NODECAST_BLESS=1 cargo test --test integration report_schema::` and review the diff",
         nodecast::report::json::SCHEMA_PATH
     );
 }

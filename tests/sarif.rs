@@ -1,7 +1,7 @@
 //! `--format sarif` checked by an independent consumer: the official SARIF 2.1.0 JSON Schema
 //! (draft-04, formats on) plus the rules GitHub code scanning adds on top (conventions.md §1).
 
-mod common;
+use crate::common;
 
 use common::{hosted_cluster, node_pool, nodecast, project_root, Repo};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! (`common::fixture`), the shell builder kept to the same rules (`tools/fixture.sh`, used by
 //! `fuzz/seed.sh`), and cases that hold only what differs from what they build on.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

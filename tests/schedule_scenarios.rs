@@ -2,7 +2,7 @@
 //! for NodePools and MachineConfigPools of real manifest trees, deferred to the right window for a
 //! fixed `--now`; override precedence; expired overrides; `--enforce-windows`.
 
-mod common;
+use crate::common;
 
 use nodecast::check::Options;
 use nodecast::diagnostic::{Diagnostic, Severity};

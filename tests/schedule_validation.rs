@@ -1,7 +1,7 @@
 //! Validation of both schemas on one tree (`testdata/schedule/validation`), through the real
 //! binary: every finding with its exact position, including RRULE parts behind YAML escapes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

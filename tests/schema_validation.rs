@@ -2,7 +2,7 @@
 //! `--schemas`, feature-set variants, transition rules against a Git base, `--verbose` and
 //! `schema-coverage`.
 
-mod common;
+use crate::common;
 
 use common::{diag_lines, hosted_cluster, node_pool, nodecast, Repo};
 

@@ -12,7 +12,7 @@
 //! with its record an error rather than a quiet whole check. The generated fleets (plain and
 //! Kustomize) get the same treatment on every commit and branch, and a staged change twice.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

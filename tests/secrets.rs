@@ -3,7 +3,7 @@
 //! repository; every format, the `--output-*` files, `--verbose`, a baseline and the GitHub step
 //! summary are searched for any 8-character piece of any secret value, raw or base64.
 
-mod common;
+use crate::common;
 
 use base64::Engine;
 use common::{nodecast, nodecast_env, Repo};

@@ -13,7 +13,7 @@
 //!
 //! `NODECAST_BLESS=1` rewrites the expected files from the actual output (review the diff).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! rejected case must be caught at the field the API names, every admitted case must raise no
 //! API-rejection finding.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! What installs and editors use: shell completions, manual pages, `nodecast init`, and the JSON
 //! Schema of `.nodecast.yaml` (kept in step with the configuration parser).
 
-mod common;
+use crate::common;
 
 use common::{nodecast, project_root};
 use serde_json::Value;

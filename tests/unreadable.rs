@@ -4,7 +4,7 @@
 //! cannot gets an `unknown` forecast entry for every pool it could reach and an error (Y010), and
 //! an object it hides is `unreadable`, never deleted or added.
 
-mod common;
+use crate::common;
 
 use common::{diag_lines, hosted_cluster, node_pool, nodecast, Repo};
 use serde_json::Value;

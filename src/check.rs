@@ -747,18 +747,20 @@ fn resident() -> String {
 
 /// Stage times on stderr when `NODECAST_TIMINGS` is set: where a slow run spends its time, without
 /// a profiler (the benchmark script and performance reports use it).
-struct Stopwatch {
+pub struct Stopwatch {
     last: Option<std::time::Instant>,
 }
 
 impl Stopwatch {
-    fn from_env() -> Self {
+    /// A stopwatch that runs only when `NODECAST_TIMINGS` is set, so timing costs nothing otherwise.
+    pub fn from_env() -> Self {
         Stopwatch {
             last: std::env::var_os("NODECAST_TIMINGS").map(|_| std::time::Instant::now()),
         }
     }
 
-    fn lap(&mut self, stage: &str) {
+    /// Prints the time since the last lap and the memory now, so each stage's cost is its own.
+    pub fn lap(&mut self, stage: &str) {
         if let Some(last) = self.last {
             let now = std::time::Instant::now();
             eprintln!(

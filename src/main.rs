@@ -672,6 +672,7 @@ fn write_baseline(file: &std::path::Path, mut args: CheckArgs) -> Result<ExitCod
 fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
     let (options, threshold) = options(&args)?;
     let outcome = check::run(&options)?;
+    let mut clock = check::Stopwatch::from_env();
     if args.verbose && !outcome.unevaluated_rules.is_empty() {
         eprintln!(
             "note: {} CEL rule evaluation(s) skipped (nodecast cannot evaluate them):",
@@ -716,6 +717,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Fatal> {
         publish_to_actions(&outcome)?;
     }
     print(&rendered)?;
+    clock.lap("report");
     // Only what the change introduces fails the run; pre-existing findings (listed with --all)
     // are counted, not failed on.
     let failed = outcome

@@ -572,8 +572,9 @@ impl Tree {
         }
     }
 
-    /// A scalar's text as bytes (to compare with a key without checking character boundaries).
-    #[inline]
+    /// A scalar's text as bytes, decoded the long way: debug builds check every packed key read
+    /// ([`Tree::key_is`]) against it.
+    #[cfg(debug_assertions)]
     pub(crate) fn bytes_of(&self, raw: View) -> &[u8] {
         let (a, b) = (raw.a as usize, raw.b as usize);
         self.home(raw.bits)

@@ -13,8 +13,11 @@ use nodecast::source::CompareRequest;
 use nodecast::{catalog, check, Fatal};
 
 /// The located trees are millions of small allocations; mimalloc makes them markedly cheaper.
+/// What a check keeps to its end (file texts, node arrays) is packed without its size classes'
+/// rounding ([`nodecast_alloc`]).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: nodecast_alloc::Packing<mimalloc::MiMalloc> =
+    nodecast_alloc::Packing(mimalloc::MiMalloc);
 
 /// mimalloc's `purge_delay` option (its index in `mi_option_t`, the same in mimalloc 2 and 3).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;

@@ -575,7 +575,9 @@ impl Inventory {
             elsewhere: elsewhere.clone(),
         };
         let nested = wrapped::unwrap(&object, &mut building.budget);
-        self.objects.push(Arc::new(object));
+        // Objects live to the end of a check, beside each other.
+        self.objects
+            .push(nodecast_alloc::packed(|| Arc::new(object)));
         for (wrapper, nested_file) in nested {
             let origin = Origin {
                 overlay: origin.overlay.clone(),

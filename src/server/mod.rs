@@ -56,6 +56,9 @@ enum Event {
 /// Serves one client over stdin/stdout until it exits or goes away. True when it asked to shut
 /// down before exiting (exit code 0, as the protocol says), false otherwise (1).
 pub fn serve() -> bool {
+    // Checks run edit after edit for hours: what each keeps is freed by a later one, so packing
+    // it in shared chunks would keep chunks for a few live blocks each.
+    nodecast_alloc::stop();
     let (events_tx, events) = mpsc::channel::<Event>();
     let (out, writer) = transport::stdio(events_tx.clone());
     let jobs = worker::start(events_tx);

@@ -958,7 +958,6 @@ impl TreeBuilder {
             .enumerate()
             .map(|(i, raw)| Packed::pack(offset32(i), raw, &nodes, &mut sides))
             .collect();
-        // One growth to the exact size (the slice below then keeps the allocation as it is).
         packed.reserve_exact(sides.texts.len());
         packed.extend_from_slice(&sides.texts);
         rare.far = sides.far;
@@ -969,13 +968,15 @@ impl TreeBuilder {
             || !rare.far.is_empty()
             || !rare.ends.is_empty())
         .then(|| Box::new(rare));
+        // The nodes and texts a tree keeps live as long as the tree, which most often is the
+        // whole check: packed beside other trees' rather than rounded up one by one.
         let tree = Tree {
-            nodes: packed.into_boxed_slice(),
+            nodes: nodecast_alloc::packed(|| Box::from(packed.as_slice())),
             text,
             extra: if extra.is_empty() {
                 NO_EXTRA.clone()
             } else {
-                extra.into()
+                nodecast_alloc::packed(|| extra.as_str().into())
             },
             source,
             rare,

@@ -13,8 +13,8 @@ use nodecast::source::CompareRequest;
 use nodecast::{catalog, check, Fatal};
 
 /// The located trees are millions of small allocations; mimalloc makes them markedly cheaper.
-/// What a check keeps to its end (file texts, node arrays) is packed without its size classes'
-/// rounding ([`nodecast_alloc`]).
+/// What a check keeps to its end (file texts, node arrays, objects) is packed without its size
+/// classes' rounding ([`nodecast_alloc`]).
 #[global_allocator]
 static GLOBAL: nodecast_alloc::Packing<mimalloc::MiMalloc> =
     nodecast_alloc::Packing(mimalloc::MiMalloc);

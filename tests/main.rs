@@ -1,8 +1,8 @@
 //! Every integration test in one binary.
 //!
 //! One file per capability stays in `tests/`; they link into one test binary instead of one
-//! each, because each binary carries all of nodecast: thirty-two of them took 2.2 GB of disk
-//! and ran a CI machine out of space, and linked for most of the test build's time.
+//! each, because each binary carries all of nodecast: thirty-two of them took 2.4 GB of a 2.5 GB
+//! test build and ran a CI machine out of space, and linked for most of the test build's time.
 //! Run one file's tests with `cargo test --test integration <file>::`.
 
 mod common;

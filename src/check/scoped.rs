@@ -505,9 +505,7 @@ fn compact_bytes(loaded: &mut source::Loaded) {
         .chain(loaded.head.files.iter_mut())
     {
         if let source::Content::Bytes { id, bytes } = &mut f.content {
-            let copy = copies
-                .entry(*id)
-                .or_insert_with(|| std::sync::Arc::from(&bytes[..]));
+            let copy = copies.entry(*id).or_insert_with(|| source::kept(bytes));
             *bytes = copy.clone();
         }
     }

@@ -309,8 +309,7 @@ pub(super) fn read_blob(odb: &git2::Odb<'_>, id: Oid, max: u64) -> Content {
         Ok(_) => match odb.read(id) {
             Ok(obj) => Content::Bytes {
                 id: oid_bytes(&id),
-                // Kept to the end of a check, beside every other file's text.
-                bytes: nodecast_alloc::packed(|| obj.data().into()),
+                bytes: super::kept(obj.data()),
             },
             Err(err) => Content::Unreadable {
                 reason: format!("Git object {id} could not be read: {}", err.message()),

@@ -179,9 +179,14 @@ pub(crate) fn content_from_bytes(bytes: Vec<u8>, max: u64) -> Content {
     }
     Content::Bytes {
         id,
-        // Kept to the end of a check, beside every other file's text.
-        bytes: nodecast_alloc::packed(|| bytes.into()),
+        bytes: kept(&bytes),
     }
+}
+
+/// A file's bytes as a check keeps them: to its end (the parse keeps them as the file's text),
+/// so packed beside every other file's ([`nodecast_alloc::packed`]).
+pub(crate) fn kept(bytes: &[u8]) -> Arc<[u8]> {
+    nodecast_alloc::packed(|| Arc::from(bytes))
 }
 
 /// An OS string (a file name on disk) as text, losslessly (see [`path_text`]).

@@ -23,8 +23,8 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The largest allocation packed: larger ones round up by a smaller share, and a chunk holds
-/// at least eight.
+/// The largest allocation packed: a block that does not fit in the rest of its thread's chunk
+/// leaves that rest unused, so blocks stay small beside a chunk (at least eight fit in one).
 pub const MAX_PIECE: usize = 32 << 10;
 
 /// Runs `f` with this thread's allocations of at most [`MAX_PIECE`] bytes packed in shared
@@ -139,6 +139,12 @@ pub fn stop() {
 
 /// See [`stop`].
 static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Packing again after [`stop`], for the test of it.
+#[cfg(test)]
+fn resume() {
+    STOPPED.store(false, Ordering::Relaxed);
+}
 
 /// Whether this thread packs a block of `layout` now.
 fn wants_packing(layout: Layout) -> bool {
@@ -426,6 +432,26 @@ mod tests {
             b"01234567"
         );
         unsafe { PACKING.dealloc(moved_in, layout(8, 8)) };
+    }
+
+    /// After [`stop`] nothing is packed, inside [`packed`] or not; blocks packed before it are
+    /// still freed into their chunk.
+    #[test]
+    fn nothing_is_packed_after_stop() {
+        let _serial = serial();
+        let l = layout(64, 8);
+        let before = packed(|| unsafe { PACKING.alloc(l) });
+        let chunk = region::chunk_of(before).expect("packed before the stop");
+        stop();
+        let after = packed(|| unsafe { PACKING.alloc(l) });
+        resume();
+        assert_eq!(region::chunk_of(after), None);
+        let held = region::count(chunk);
+        unsafe {
+            PACKING.dealloc(after, l);
+            PACKING.dealloc(before, l);
+        }
+        assert_eq!(region::count(chunk), held - 1);
     }
 
     /// Blocks carved by many threads and freed by others leave every chunk they filled free

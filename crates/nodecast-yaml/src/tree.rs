@@ -958,6 +958,9 @@ impl TreeBuilder {
             .enumerate()
             .map(|(i, raw)| Packed::pack(offset32(i), raw, &nodes, &mut sides))
             .collect();
+        // One growth to the exact size; the packed copy below takes the nodes and the text
+        // entries whole. (Collecting the two straight into the packed copy, with no growth,
+        // left 2–3 MiB more resident at the large fleet's peak, in mimalloc's pages.)
         packed.reserve_exact(sides.texts.len());
         packed.extend_from_slice(&sides.texts);
         rare.far = sides.far;

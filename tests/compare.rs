@@ -147,16 +147,82 @@ fn staged_compares_the_index_with_head() {
         r["compared"]["base"]["label"],
         format!("HEAD ({})", short(&c2))
     );
+    assert_replicas_4_to_6(&r, "staged");
+}
+
+/// The one change of these tests' second commits and staged edits: the `workers` NodePool's
+/// replicas, 4 → 6 (line 8 of the base, line 13 of the head).
+fn assert_replicas_4_to_6(r: &Value, what: &str) {
     assert_eq!(
-        changed_fields(&r, "NodePool/clusters/workers"),
+        changed_fields(r, "NodePool/clusters/workers"),
         vec![(
             "/spec/replicas".to_string(),
             8.into(),
             13.into(),
             "4".into(),
             "6".into()
-        )]
+        )],
+        "{what}"
     );
+}
+
+/// `git commit -a` stages into a temporary index and names it in `GIT_INDEX_FILE` for the
+/// hooks; a pre-commit hook's `--staged` check reads that index, whole (no cache) and scoped (a
+/// record of HEAD left by an earlier check), or it would check what is about to be committed
+/// without the change.
+#[test]
+fn a_hook_of_commit_all_checks_the_index_git_commits() {
+    let (repo, _, _) = two_commits();
+    let cache = tempfile::tempdir().expect("cache folder");
+    let cache = cache.path().to_str().expect("utf-8 path");
+    // A record of HEAD, so the hook's second check is scoped.
+    let warm = nodecast(
+        repo.path(),
+        &[
+            "check",
+            "--staged",
+            "--format",
+            "json",
+            "--cache-dir",
+            cache,
+        ],
+    );
+    assert_eq!(warm.code, 0, "{}", warm.stderr);
+    let hook = repo.path().join(".git/hooks/pre-commit");
+    let bin = env!("CARGO_BIN_EXE_nodecast");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\n\
+             printf '%s' \"$GIT_INDEX_FILE\" > index-file.txt\n\
+             '{bin}' check --staged --format json --no-cache > whole.json 2> whole.err\n\
+             '{bin}' check --staged --format json --cache-dir '{cache}' > scoped.json 2> scoped.err\n\
+             exit 0\n"
+        ),
+    )
+    .expect("hook");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    // Not staged: `commit -a` stages it into its temporary index.
+    repo.write("clusters/np.yaml", &node_pool("workers", "prod", 6, &[]));
+    repo.git(&["commit", "-q", "-a", "-m", "third"]);
+    let index_file = std::fs::read_to_string(repo.path().join("index-file.txt")).expect("ran");
+    assert!(
+        index_file.ends_with("index.lock"),
+        "git names its temporary index: {index_file:?}"
+    );
+    for report in ["whole", "scoped"] {
+        let text =
+            std::fs::read_to_string(repo.path().join(format!("{report}.json"))).expect("report");
+        let errors =
+            std::fs::read_to_string(repo.path().join(format!("{report}.err"))).expect("errors");
+        let r = common::parse_json(&text, &errors);
+        assert_eq!(r["compared"]["head"]["source"], "index", "{report}");
+        assert_replicas_4_to_6(&r, report);
+    }
 }
 
 #[test]

@@ -58,7 +58,10 @@ impl Scoping {
             Target::Worktree
         } else {
             match Revisions::resolve(req)? {
-                Some(r) => Target::Git(Box::new(r)),
+                Some(mut r) => {
+                    r.cross_check = crate::scope::strict();
+                    Target::Git(Box::new(r))
+                }
                 None => return Ok(None),
             }
         };

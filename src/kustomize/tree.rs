@@ -152,7 +152,7 @@ impl Pool {
 
 /// The stage-0 entries of the repository's index (conflicted paths have none).
 fn stage0(repo: &Repository) -> IndexEntries {
-    let Ok(index) = repo.index() else {
+    let Ok(index) = crate::source::index::open(repo) else {
         return BTreeMap::new();
     };
     index

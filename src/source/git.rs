@@ -275,7 +275,7 @@ pub fn read_index(
     scope: &str,
     max: u64,
 ) -> Result<Vec<SourceFile>, git2::Error> {
-    let index = repo.index()?;
+    let index = super::index::open(repo)?;
     let mut entries: Vec<(Vec<u8>, Kind, Oid)> = index
         .iter()
         .filter(|e| (e.flags >> 12) & 0x3 == 0)

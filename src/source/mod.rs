@@ -7,6 +7,7 @@ pub mod ci;
 mod compare;
 mod dir;
 pub(crate) mod git;
+pub(crate) mod index;
 pub(crate) mod links;
 pub mod subset;
 
@@ -18,6 +19,17 @@ use std::sync::Arc;
 /// An editor's unsaved buffers laid over the working tree (repository-relative path → bytes):
 /// the head an editor shows is what is checked, and nothing is written into the repository.
 pub type Overlay = Arc<BTreeMap<String, Arc<[u8]>>>;
+
+/// A path whose content differs between two revisions ([`subset::Revisions::changed`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Changed {
+    /// Repository-relative path.
+    pub path: String,
+    /// Whether the base holds it.
+    pub in_base: bool,
+    /// Whether the head holds it.
+    pub in_head: bool,
+}
 
 /// Where a snapshot came from; the JSON report's `compared.*.source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use git2::{Delta, DiffOptions, FileMode, Oid, Repository};
 
 use super::compare::{base_rev, resolve_commit, scope_of, short, BaseRev};
+use super::index::{self, Staged};
 use super::{
     git, is_manifest_path, path_text, CompareRequest, Content, Loaded, Snapshot, SnapshotInfo,
     SourceFile, SourceKind,
@@ -18,8 +19,13 @@ use crate::Fatal;
 pub struct Revisions {
     /// `None` once [`Revisions::close`]d.
     repo: Option<Repository>,
-    /// The index, read once.
+    /// The index as libgit2 reads it, read once when [`Revisions::staged`] declines.
     index: std::cell::OnceCell<Option<git2::Index>>,
+    /// The index read straight from its file, once.
+    staged: std::cell::OnceCell<Option<Staged>>,
+    /// Whether what the index's file says is compared with what libgit2 says, and a difference
+    /// is a bug (the differential tests: `NODECAST_SCOPE_STRICT`).
+    pub cross_check: bool,
     /// [`Revisions::changed`], computed once.
     changed: std::cell::OnceCell<Option<Vec<Changed>>>,
     /// [`Revisions::head_tree`], computed once.
@@ -46,16 +52,7 @@ pub enum Head {
     Index(SnapshotInfo),
 }
 
-/// A path whose content differs between the two revisions.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Changed {
-    /// Repository-relative path.
-    pub path: String,
-    /// Whether the base holds it.
-    pub in_base: bool,
-    /// Whether the head holds it.
-    pub in_head: bool,
-}
+pub use super::Changed;
 
 impl Revisions {
     /// The revisions of `req` when both sides are Git revisions (a commit against a commit or
@@ -82,6 +79,8 @@ impl Revisions {
         Ok(Some(Revisions {
             repo: Some(repo),
             index: std::cell::OnceCell::new(),
+            staged: std::cell::OnceCell::new(),
+            cross_check: false,
             changed: std::cell::OnceCell::new(),
             head_tree: std::cell::OnceCell::new(),
             root,
@@ -133,8 +132,25 @@ impl Revisions {
         self.changed.get_or_init(|| self.diff()).clone()
     }
 
-    /// [`Revisions::changed`], from Git.
+    /// [`Revisions::changed`]: from the index's own file when it can say, else from libgit2
+    /// (both, compared, under `NODECAST_SCOPE_STRICT`).
     fn diff(&self) -> Option<Vec<Changed>> {
+        if let (Head::Index(_), Some(staged), Some(repo)) = (&self.head, self.staged(), &self.repo)
+        {
+            let fast = staged.changed(repo, self.base.0);
+            if self.cross_check {
+                let slow = self.diff_libgit2();
+                assert_eq!(fast, slow, "the index read two ways lists other changes");
+            }
+            if fast.is_some() {
+                return fast;
+            }
+        }
+        self.diff_libgit2()
+    }
+
+    /// [`Revisions::changed`], from libgit2's diff.
+    fn diff_libgit2(&self) -> Option<Vec<Changed>> {
         let repo = self.repo.as_ref()?;
         let base = repo.find_tree(self.base.0).ok()?;
         let mut opts = DiffOptions::new();
@@ -185,14 +201,33 @@ impl Revisions {
     pub fn head_tree(&self) -> Option<Oid> {
         *self.head_tree.get_or_init(|| match &self.head {
             Head::Tree(tree, _) => Some(*tree),
-            Head::Index(_) => index_tree(self.index()?),
+            Head::Index(_) => {
+                let fast = self.staged().and_then(Staged::tree);
+                if fast.is_none() || self.cross_check {
+                    let slow = index_tree(self.index()?);
+                    assert!(
+                        fast.is_none() || fast == slow,
+                        "the index read two ways has other trees"
+                    );
+                    return slow;
+                }
+                fast
+            }
         })
     }
 
-    /// The repository's index, read once.
+    /// The repository's index as libgit2 reads it (the file Git uses: [`index::path_of`]), read
+    /// once.
     fn index(&self) -> Option<&git2::Index> {
         self.index
-            .get_or_init(|| self.repo.as_ref()?.index().ok())
+            .get_or_init(|| index::open(self.repo.as_ref()?).ok())
+            .as_ref()
+    }
+
+    /// The index read straight from its file, once; `None` when it leaves the index to libgit2.
+    fn staged(&self) -> Option<&Staged> {
+        self.staged
+            .get_or_init(|| Staged::read(&index::path_of(self.repo.as_ref()?)))
             .as_ref()
     }
 
@@ -205,6 +240,7 @@ impl Revisions {
         let _ = self.changed();
         let _ = self.head_tree();
         self.index = std::cell::OnceCell::new();
+        self.staged = std::cell::OnceCell::new();
         self.repo = None;
         super::compare::return_c_heap();
     }
@@ -241,6 +277,15 @@ impl Revisions {
                     return Ok(None);
                 };
                 match wanted.iter().map(|p| tree_blob(&tree, p)).collect() {
+                    Some(ids) => ids,
+                    None => return Ok(None),
+                }
+            }
+            Head::Index(_) if self.staged().is_some() => {
+                let Some(staged) = self.staged() else {
+                    return Ok(None);
+                };
+                match wanted.iter().map(|p| staged.blob(p)).collect() {
                     Some(ids) => ids,
                     None => return Ok(None),
                 }
@@ -421,9 +466,7 @@ mod tests {
             ("ab/y.yaml", "e"),
             ("z.json", "f"),
         ] {
-            let p = root.join(path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, text).expect("write");
+            write(root, path, text);
         }
         #[cfg(unix)]
         {
@@ -436,6 +479,225 @@ mod tests {
         let repo = Repository::open(root).expect("repository");
         let computed = index_tree(&repo.index().expect("index")).expect("tree");
         assert_eq!(computed.to_string(), git(root, &["write-tree"]));
+    }
+
+    /// The index read straight from its file and the one libgit2 reads, on one staged state:
+    /// (what changed, the tree) each way; the fast answers are `None` when the reader declines.
+    #[allow(clippy::type_complexity)]
+    fn both_ways(
+        root: &std::path::Path,
+    ) -> (
+        (Option<Vec<Changed>>, Option<Vec<Changed>>),
+        (Option<Oid>, Option<Oid>),
+    ) {
+        let req = CompareRequest {
+            path: root.to_path_buf(),
+            staged: true,
+            max_file_size: 1 << 20,
+            ..CompareRequest::default()
+        };
+        let revisions = Revisions::resolve(&req)
+            .expect("resolved")
+            .expect("revisions");
+        let repo = revisions.repo.as_ref().expect("open");
+        let staged = revisions.staged();
+        let fast = staged.and_then(|s| s.changed(repo, revisions.base.0));
+        let fast_tree = staged.and_then(Staged::tree);
+        let slow_tree = revisions.index().and_then(index_tree);
+        ((fast, revisions.diff_libgit2()), (fast_tree, slow_tree))
+    }
+
+    fn write(root: &std::path::Path, path: &str, text: &str) {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+
+    /// Every kind of staged change, each listed the way libgit2's diff lists it, and the tree
+    /// Git writes; what the reader declines (a conflict, an entry only intended to be added, a
+    /// split index, a changed link) is left to libgit2, and a file that is no index is declined
+    /// without a crash.
+    #[test]
+    fn the_index_read_from_its_file_answers_what_libgit2_does() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        for (path, text) in [
+            ("a.yaml", "a"),
+            ("a-b.yaml", "b"),
+            ("a/x.yaml", "c"),
+            ("a/b/c/d.yaml", "d"),
+            ("ab/y.yaml", "e"),
+            ("keep/k.yaml", "k"),
+            ("f/inner.yaml", "i"),
+            ("g.yaml", "g"),
+        ] {
+            write(root, path, text);
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("a.yaml", root.join("link.yaml")).expect("link");
+        git(root, &["add", "."]);
+        git(root, &["commit", "-q", "-m", "one"]);
+        let agree = |step: &str, expect: &[(&str, bool, bool)]| {
+            let ((fast, slow), (fast_tree, slow_tree)) = both_ways(root);
+            let fast = fast.unwrap_or_else(|| panic!("{step}: the reader declined"));
+            assert_eq!(Some(&fast), slow.as_ref(), "{step}: changes");
+            let listed: Vec<(&str, bool, bool)> = fast
+                .iter()
+                .map(|c| (c.path.as_str(), c.in_base, c.in_head))
+                .collect();
+            assert_eq!(listed, expect, "{step}");
+            assert_eq!(fast_tree, slow_tree, "{step}: tree");
+            assert_eq!(
+                fast_tree.map(|t| t.to_string()),
+                Some(git(root, &["write-tree"])),
+                "{step}: the tree git writes"
+            );
+        };
+        agree("nothing staged", &[]);
+        // A cache tree written whole, then invalidated along the staged paths only.
+        git(root, &["write-tree"]);
+        write(root, "a/b/c/d.yaml", "d2");
+        write(root, "new/deep/n.yaml", "n");
+        std::fs::remove_file(root.join("ab/y.yaml")).expect("rm");
+        git(root, &["add", "-A"]);
+        agree(
+            "modified, added, deleted",
+            &[
+                ("a/b/c/d.yaml", true, true),
+                ("ab/y.yaml", true, false),
+                ("new/deep/n.yaml", false, true),
+            ],
+        );
+        // A folder becomes a file and a file a folder.
+        git(root, &["rm", "-q", "-r", "f"]);
+        write(root, "f", "now a file");
+        std::fs::remove_file(root.join("g.yaml")).expect("rm");
+        write(root, "g.yaml/inside.yaml", "now a folder");
+        git(root, &["add", "-A"]);
+        agree(
+            "folder and file swapped",
+            &[
+                ("a/b/c/d.yaml", true, true),
+                ("ab/y.yaml", true, false),
+                ("f", false, true),
+                ("f/inner.yaml", true, false),
+                ("g.yaml", true, false),
+                ("g.yaml/inside.yaml", false, true),
+                ("new/deep/n.yaml", false, true),
+            ],
+        );
+        git(root, &["commit", "-q", "-m", "two"]);
+        agree("committed", &[]);
+        // Only the mode changes.
+        git(root, &["update-index", "--chmod=+x", "keep/k.yaml"]);
+        agree("mode", &[("keep/k.yaml", true, true)]);
+        // Version 4 paths (prefix-compressed), with no cache tree at all.
+        git(root, &["update-index", "--index-version", "4"]);
+        write(root, "a/x.yaml", "c2");
+        git(root, &["add", "a/x.yaml"]);
+        agree(
+            "index version 4",
+            &[("a/x.yaml", true, true), ("keep/k.yaml", true, true)],
+        );
+        git(root, &["read-tree", "HEAD"]);
+        agree("cache tree from read-tree", &[]);
+        // Written with `index.skipHash`: no hash to check.
+        write(root, "a.yaml", "a2");
+        git(root, &["-c", "index.skipHash=true", "add", "a.yaml"]);
+        agree("skipHash", &[("a.yaml", true, true)]);
+        git(root, &["update-index", "--index-version", "2"]);
+        agree("index version 2", &[("a.yaml", true, true)]);
+
+        // Declined: left to libgit2, which gives the answer it always gave.
+        let declined = |step: &str| {
+            let ((fast, slow), (fast_tree, _)) = both_ways(root);
+            assert_eq!(fast, None, "{step}: declined");
+            assert_eq!(fast_tree, None, "{step}: declined");
+            slow
+        };
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(root.join("link.yaml")).expect("rm");
+            std::os::unix::fs::symlink("a-b.yaml", root.join("link.yaml")).expect("link");
+            git(root, &["add", "link.yaml"]);
+            let ((fast, slow), _) = both_ways(root);
+            assert_eq!((fast, slow), (None, None), "a changed link: whole");
+            git(root, &["reset", "-q", "link.yaml"]);
+        }
+        write(root, "later.yaml", "l");
+        git(root, &["add", "-N", "later.yaml"]);
+        declined("intent to add");
+        git(root, &["reset", "-q", "later.yaml"]);
+        git(root, &["update-index", "--split-index"]);
+        write(root, "a.yaml", "a3");
+        git(root, &["add", "a.yaml"]);
+        // libgit2 cannot read a split index either: a whole check says why.
+        assert_eq!(declined("split index"), None);
+        git(root, &["update-index", "--no-split-index"]);
+        agree("no longer split", &[("a.yaml", true, true)]);
+        // A conflict: libgit2 says nothing either, and the check is whole.
+        git(root, &["commit", "-q", "-m", "three"]);
+        git(root, &["checkout", "-q", "-b", "side"]);
+        write(root, "a.yaml", "side");
+        git(root, &["commit", "-q", "-a", "-m", "side"]);
+        git(root, &["checkout", "-q", "-"]);
+        write(root, "a.yaml", "main");
+        git(root, &["commit", "-q", "-a", "-m", "main"]);
+        let merge = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "merge",
+                "-q",
+                "side",
+            ])
+            .current_dir(root)
+            .output()
+            .expect("git runs");
+        assert!(!merge.status.success(), "the merge conflicts");
+        assert_eq!(declined("conflict"), None);
+        git(root, &["merge", "--abort"]);
+        agree("merge aborted", &[]);
+
+        // Not an index Git wrote: declined, never a crash.
+        let index = std::fs::read(root.join(".git/index")).expect("index");
+        let read = |bytes: &[u8]| Staged::parse(bytes).is_some();
+        assert!(read(&index));
+        let mut flipped = index.clone();
+        flipped[20] ^= 1;
+        assert!(!read(&flipped), "a wrong hash");
+        for cut in [0, 11, 12, 40, index.len() / 2, index.len() - 1] {
+            assert!(!read(&index[..cut]), "cut at {cut}");
+        }
+        assert!(!read(b"DIRC\0\0\0\x02\xff\xff\xff\xff"));
+    }
+
+    /// A folder deeper than the reader walks is left to libgit2 (its walks recurse; a hostile
+    /// index must not overflow the stack).
+    #[test]
+    fn a_deep_folder_is_left_to_libgit2() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        write(root, "top.yaml", "t");
+        git(root, &["add", "."]);
+        git(root, &["commit", "-q", "-m", "one"]);
+        let deep = format!("{}f.yaml", "d/".repeat(300));
+        write(root, &deep, "deep");
+        git(root, &["add", "."]);
+        let ((fast, slow), (fast_tree, slow_tree)) = both_ways(root);
+        assert_eq!(fast, None);
+        assert_eq!(fast_tree, None);
+        let slow = slow.expect("libgit2 lists it");
+        assert_eq!(slow.len(), 1);
+        assert_eq!(slow[0].path, deep);
+        assert_eq!(
+            slow_tree.map(|t| t.to_string()),
+            Some(git(root, &["write-tree"]))
+        );
     }
 
     /// A closed pair of revisions answers what it answered open: the record of a whole check is

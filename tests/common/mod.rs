@@ -152,6 +152,8 @@ pub fn nodecast_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env_remove("TERM")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        // A test run from a Git hook must not read the hook's index.
+        .env_remove("GIT_INDEX_FILE")
         // The render cache of the test runs lives in the build folder, never in the user's home.
         .env(
             "XDG_CACHE_HOME",

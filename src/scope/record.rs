@@ -23,7 +23,7 @@ use crate::kustomize::{RootInputs, Usage};
 use crate::parse::FileEntry;
 
 /// The record's format; a record of another format is never read.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The island of the files a change adds (producers a record does not know): always evaluated.
 pub const NEW_ISLAND: u32 = u32::MAX;
@@ -50,8 +50,10 @@ pub struct Record {
     /// refused one): a root whose fingerprint changed is touched, whatever file changed.
     pub root_prints: Vec<Option<[u8; 32]>>,
     /// The files each root reads (indices into `paths`).
+    #[serde(with = "flat_lists")]
     pub root_inputs: Vec<Vec<u32>>,
     /// For each file, the roots that read it (indices into `roots`).
+    #[serde(with = "flat_lists")]
     pub readers: Vec<Vec<u32>>,
     /// The folders of rendered roots' closures (every file below them is an input), sorted.
     pub dirs: Vec<(String, u32)>,
@@ -63,6 +65,7 @@ pub struct Record {
     /// Producers whose objects hold private values: keyed hashes of them ([`super::probe`]).
     pub needles: Vec<(u32, Vec<u64>)>,
     /// What each island finds.
+    #[serde(with = "compact_islands")]
     pub islands: Vec<Island>,
     /// Producers every scoped check loads ([`links::CONTEXT`]).
     pub context: Vec<u32>,
@@ -854,15 +857,98 @@ mod front_coded {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Arc<str>>, D::Error> {
-        let coded: Vec<(u32, String)> = Vec::deserialize(d)?;
+        // Borrowed from the record's bytes: one allocation per path, its own.
+        let coded: Vec<(u32, &'de str)> = Vec::deserialize(d)?;
         let mut out: Vec<Arc<str>> = Vec::with_capacity(coded.len());
+        let mut path = String::new();
         for (shared, rest) in coded {
-            let before = out.last().map(|p| &**p).unwrap_or_default();
-            let prefix = before.get(..shared as usize).ok_or_else(|| {
-                serde::de::Error::custom("a path shares more than the path before it holds")
-            })?;
-            out.push(format!("{prefix}{rest}").into());
+            if !path.is_char_boundary(shared as usize) || shared as usize > path.len() {
+                return Err(serde::de::Error::custom(
+                    "a path shares more than the path before it holds",
+                ));
+            }
+            path.truncate(shared as usize);
+            path.push_str(rest);
+            out.push(Arc::from(path.as_str()));
         }
         Ok(out)
+    }
+}
+
+/// Lists of numbers as their lengths and one list of all: most of them are empty (a file no
+/// Kustomize root reads), and a list decoded per element cost more than the numbers.
+mod flat_lists {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(lists: &[Vec<u32>], s: S) -> Result<S::Ok, S::Error> {
+        let lengths: Vec<u32> = lists.iter().map(|l| l.len() as u32).collect();
+        let all: Vec<u32> = lists.iter().flatten().copied().collect();
+        (lengths, all).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u32>>, D::Error> {
+        let (lengths, all): (Vec<u32>, Vec<u32>) = Deserialize::deserialize(d)?;
+        let mut rest = all.as_slice();
+        let lists = lengths
+            .into_iter()
+            .map(|n| {
+                let (list, after) = rest
+                    .split_at_checked(n as usize)
+                    .ok_or_else(|| serde::de::Error::custom("a list is longer than the numbers"))?;
+                rest = after;
+                Ok(list.to_vec())
+            })
+            .collect::<Result<Vec<_>, D::Error>>()?;
+        if !rest.is_empty() {
+            return Err(serde::de::Error::custom("numbers belong to no list"));
+        }
+        Ok(lists)
+    }
+}
+
+/// Islands as one byte each for the common states (each side unknown or known with no
+/// finding), the rest listed whole: a large fleet's tens of thousands of islands are nearly all
+/// alike, and decoding them one by one was a quarter of loading a record.
+mod compact_islands {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Found, Island};
+
+    /// The state byte of an island, `None` when it is listed whole.
+    fn state(island: &Island) -> Option<u8> {
+        let side = |f: &Option<Found>| match f {
+            None => Some(0),
+            Some(f) if f.findings.is_empty() && f.suppressed == 0 => Some(1),
+            Some(_) => None,
+        };
+        Some(side(&island.alone)? | side(&island.unchanged)? << 1)
+    }
+
+    /// Listed whole.
+    const WHOLE: u8 = 4;
+
+    pub fn serialize<S: Serializer>(islands: &[Island], s: S) -> Result<S::Ok, S::Error> {
+        let states: Vec<u8> = islands.iter().map(|x| state(x).unwrap_or(WHOLE)).collect();
+        let whole: Vec<&Island> = islands.iter().filter(|x| state(x).is_none()).collect();
+        (states, whole).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Island>, D::Error> {
+        let (states, whole): (Vec<u8>, Vec<Island>) = Deserialize::deserialize(d)?;
+        let mut whole = whole.into_iter();
+        let side = |bit: u8| (bit != 0).then(Found::default);
+        states
+            .into_iter()
+            .map(|b| match b {
+                WHOLE => whole
+                    .next()
+                    .ok_or_else(|| serde::de::Error::custom("an island listed whole is missing")),
+                0..=3 => Ok(Island {
+                    alone: side(b & 1),
+                    unchanged: side(b & 2),
+                }),
+                _ => Err(serde::de::Error::custom("an island's state is unknown")),
+            })
+            .collect()
     }
 }

@@ -20,6 +20,8 @@ pub struct Embedded {
     pub problems: Vec<Problem>,
     /// False when positions inside the value are approximate (the scalar could not be mapped).
     pub exact: bool,
+    /// Each document's byte range in the value's own text, as `docs` lists them.
+    pub within: Vec<(u32, u32)>,
 }
 
 /// Parses every manifest-looking `data.config` / `data.tuning` of a ConfigMap document.
@@ -38,7 +40,7 @@ pub fn decode(outer: &str, root: Node<'_>, opts: &Options, budget: &mut Budget) 
             if !looks_like_manifests(text) {
                 return None;
             }
-            let (parsed, exact) =
+            let (parsed, exact, within) =
                 nodecast_yaml::parse_embedded_exact(outer, value, &budget.options(opts));
             budget.take(&parsed);
             Some(Embedded {
@@ -51,6 +53,7 @@ pub fn decode(outer: &str, root: Node<'_>, opts: &Options, budget: &mut Budget) 
                     .collect(),
                 problems: parsed.problems,
                 exact,
+                within,
             })
         })
         .collect()

@@ -47,11 +47,16 @@ pub fn parse_embedded(outer: &str, scalar: Node<'_>, opts: &Options) -> Parsed {
     parse_embedded_exact(outer, scalar, opts).0
 }
 
-/// [`parse_embedded`], and whether the positions are exact ([`SourceMap::exact`]), from one scan
-/// of the scalar's source.
-pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (Parsed, bool) {
+/// [`parse_embedded`], whether the positions are exact ([`SourceMap::exact`]), from one scan of
+/// the scalar's source, and each document's byte range in the scalar's own text (a consumer that
+/// hashes a document's text as written need not parse the text again to find it).
+pub fn parse_embedded_exact(
+    outer: &str,
+    scalar: Node<'_>,
+    opts: &Options,
+) -> (Parsed, bool, Vec<(u32, u32)>) {
     let NodeKind::Scalar { text, .. } = scalar.kind() else {
-        return (Parsed::default(), false);
+        return (Parsed::default(), false, Vec::new());
     };
     // The documents' scalars are ranges of the scalar's text where the outer tree holds it.
     let home = scalar.tree.text_home(scalar.r);
@@ -87,7 +92,9 @@ pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (P
     let source = scalar.tree.source.clone();
     let shared = scalar.tree.rare.as_ref().is_none_or(|r| r.spans.is_none())
         && (std::ptr::eq(outer, &**source.text()) || outer == &**source.text());
+    let mut within = Vec::with_capacity(raw.documents.len());
     let mut parsed = raw.finish(|mut d| {
+        within.push((offset32(d.span.start.offset), offset32(d.span.end.offset)));
         let span = remap.span(d.span);
         if shared {
             d.tree.map_offsets(|s, e| {
@@ -117,7 +124,7 @@ pub fn parse_embedded_exact(outer: &str, scalar: Node<'_>, opts: &Options) -> (P
         p.span = remap.span(p.span);
         p.other = p.other.map(|o| remap.span(o));
     }
-    (parsed, exact)
+    (parsed, exact, within)
 }
 
 /// Moves spans from decoded-text coordinates to `outer` coordinates.

@@ -6,12 +6,17 @@ use super::{inputs, locate, template, GROUP};
 use crate::diagnostic::Diagnostic;
 use crate::forecast::hypershift::codes;
 use crate::forecast::{Action, Forecast, Input};
-use crate::inventory::{Object, ReferenceKind};
+use std::collections::HashMap;
+
+use crate::inventory::{Inventory, Object, ReferenceKind};
 
 /// Says why a changed pull secret or trust bundle of a HostedCluster rolls no NodePool: the
 /// NodePool controller hashes their names into the configuration, never their content (CRD
 /// descriptions of `spec.pullSecret` and `spec.additionalTrustBundle`).
 pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
+    // The first HostedCluster of each revision naming each (namespace, field, name), head first:
+    // looked up once per changed Secret or ConfigMap instead of a walk of every HostedCluster.
+    let mut maps: Option<[Named<'_>; 2]> = None;
     for change in &input.diff.changes {
         let id = &change.id;
         let (field, what) = match (id.group.as_str(), id.kind.as_str()) {
@@ -19,16 +24,9 @@ pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
             ("", "ConfigMap") => ("additionalTrustBundle", "additional trust bundle"),
             _ => continue,
         };
-        let hc = [input.head, input.base].into_iter().find_map(|inv| {
-            inv.of_kind(GROUP, "HostedCluster").find(|hc| {
-                hc.id.namespace == id.namespace
-                    && hc
-                        .root()
-                        .path(&["spec", field, "name"])
-                        .and_then(|n| n.as_str())
-                        == Some(id.name.as_str())
-            })
-        });
+        let maps = maps.get_or_insert_with(|| [named(input.head), named(input.base)]);
+        let key = (id.namespace.as_deref(), field, id.name.as_str());
+        let hc = maps.iter().find_map(|m| m.get(&key).copied());
         let Some(hc) = hc else { continue };
         out.no_impact.insert(
             id.clone(),
@@ -44,6 +42,27 @@ pub fn content_not_hashed(input: &Input<'_>, out: &mut Forecast) {
             },
         );
     }
+}
+
+/// The HostedClusters of one revision by what their `field`'s `name` names: (namespace, field,
+/// name) → the first one, in the revision's order.
+type Named<'a> = HashMap<(Option<&'a str>, &'static str, &'a str), &'a Object>;
+
+fn named(inv: &Inventory) -> Named<'_> {
+    let mut map = Named::new();
+    for hc in inv.of_kind(GROUP, "HostedCluster") {
+        for field in ["pullSecret", "additionalTrustBundle"] {
+            let name = hc
+                .root()
+                .path(&["spec", field, "name"])
+                .and_then(|n| n.as_str());
+            if let Some(name) = name {
+                map.entry((hc.id.namespace.as_deref(), field, name))
+                    .or_insert(hc);
+            }
+        }
+    }
+    map
 }
 
 /// HostedCluster-level findings: release changes that may roll NodePools through generated

@@ -57,9 +57,8 @@ impl Side<'_> {
             if emb.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
                 self.unreadable_config = true;
             }
-            // The payload's own text of each document, for the kinds hashed byte for byte; parsed
-            // only when such a document is present (most payloads hold none).
-            let mut raw_docs = None;
+            // The payload's own text of each document, for the kinds hashed byte for byte.
+            let payload_text = payload.and_then(Node::as_str).unwrap_or_default();
             if key == "tuning" && emb.docs.len() != 1 {
                 self.invalid.push(InvalidDoc {
                     path: cm.path.to_string(),
@@ -105,24 +104,13 @@ impl Side<'_> {
                         self.uses_runc = true;
                     }
                     let raw = if ck == normalise::ConfigKind::Raw {
-                        raw_docs.get_or_insert_with(|| {
-                            payload.and_then(Node::as_str).map(|t| {
-                                (
-                                    t,
-                                    nodecast_yaml::parse(t, &nodecast_yaml::Options::default()),
-                                )
-                            })
-                        })
+                        emb.within
+                            .get(i)
+                            .and_then(|&(a, b)| payload_text.get(a as usize..b as usize))
+                            .unwrap_or_default()
                     } else {
-                        &None
+                        ""
                     };
-                    let raw = raw
-                        .as_ref()
-                        .and_then(|(t, p)| {
-                            let doc = p.documents.iter().find(|x| x.index == d.doc.index)?;
-                            t.get(doc.span.start.offset..doc.span.end.offset)
-                        })
-                        .unwrap_or_default();
                     self.docs.push(ConfigDoc {
                         value: normalise::config_document(ck, droot, raw),
                         cm: cm.id.clone(),

@@ -455,19 +455,15 @@ mod tests {
     /// once it is committed.
     #[test]
     fn the_index_tree_is_the_one_git_writes() {
-        let dir = tempfile::tempdir().expect("temporary folder");
-        let root = dir.path();
-        git(root, &["init", "-q"]);
-        for (path, text) in [
+        let dir = repo_with(&[
             ("a.yaml", "a"),
             ("a-b.yaml", "b"),
             ("a/x.yaml", "c"),
             ("a/b/c/d.yaml", "d"),
             ("ab/y.yaml", "e"),
             ("z.json", "f"),
-        ] {
-            write(root, path, text);
-        }
+        ]);
+        let root = dir.path();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -490,15 +486,7 @@ mod tests {
         (Option<Vec<Changed>>, Option<Vec<Changed>>),
         (Option<Oid>, Option<Oid>),
     ) {
-        let req = CompareRequest {
-            path: root.to_path_buf(),
-            staged: true,
-            max_file_size: 1 << 20,
-            ..CompareRequest::default()
-        };
-        let revisions = Revisions::resolve(&req)
-            .expect("resolved")
-            .expect("revisions");
+        let revisions = staged_revisions(root);
         let repo = revisions.repo.as_ref().expect("open");
         let staged = revisions.staged();
         let fast = staged.and_then(|s| s.changed(repo, revisions.base.0));
@@ -513,16 +501,36 @@ mod tests {
         std::fs::write(p, text).expect("write");
     }
 
+    /// HEAD against the index of the repository at `root`, as `check --staged` resolves them.
+    fn staged_revisions(root: &std::path::Path) -> Revisions {
+        let req = CompareRequest {
+            path: root.to_path_buf(),
+            staged: true,
+            max_file_size: 1 << 20,
+            ..CompareRequest::default()
+        };
+        Revisions::resolve(&req)
+            .expect("resolved")
+            .expect("revisions")
+    }
+
+    /// A new repository holding `files` in its working tree (nothing staged yet).
+    fn repo_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        git(dir.path(), &["init", "-q"]);
+        for (path, text) in files {
+            write(dir.path(), path, text);
+        }
+        dir
+    }
+
     /// Every kind of staged change, each listed the way libgit2's diff lists it, and the tree
     /// Git writes; what the reader declines (a conflict, an entry only intended to be added, a
     /// split index, a changed link) is left to libgit2, and a file that is no index is declined
     /// without a crash.
     #[test]
     fn the_index_read_from_its_file_answers_what_libgit2_does() {
-        let dir = tempfile::tempdir().expect("temporary folder");
-        let root = dir.path();
-        git(root, &["init", "-q"]);
-        for (path, text) in [
+        let dir = repo_with(&[
             ("a.yaml", "a"),
             ("a-b.yaml", "b"),
             ("a/x.yaml", "c"),
@@ -531,9 +539,8 @@ mod tests {
             ("keep/k.yaml", "k"),
             ("f/inner.yaml", "i"),
             ("g.yaml", "g"),
-        ] {
-            write(root, path, text);
-        }
+        ]);
+        let root = dir.path();
         #[cfg(unix)]
         std::os::unix::fs::symlink("a.yaml", root.join("link.yaml")).expect("link");
         git(root, &["add", "."]);
@@ -679,10 +686,8 @@ mod tests {
     /// index must not overflow the stack).
     #[test]
     fn a_deep_folder_is_left_to_libgit2() {
-        let dir = tempfile::tempdir().expect("temporary folder");
+        let dir = repo_with(&[("top.yaml", "t")]);
         let root = dir.path();
-        git(root, &["init", "-q"]);
-        write(root, "top.yaml", "t");
         git(root, &["add", "."]);
         git(root, &["commit", "-q", "-m", "one"]);
         let deep = format!("{}f.yaml", "d/".repeat(300));
@@ -704,31 +709,15 @@ mod tests {
     /// built from these answers after the repository is closed.
     #[test]
     fn closed_revisions_answer_what_open_ones_do() {
-        let dir = tempfile::tempdir().expect("temporary folder");
+        let dir = repo_with(&[("a.yaml", "kind: A\n"), ("b/c.yaml", "kind: C\n")]);
         let root = dir.path();
-        git(root, &["init", "-q"]);
-        for (path, text) in [("a.yaml", "kind: A\n"), ("b/c.yaml", "kind: C\n")] {
-            let p = root.join(path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, text).expect("write");
-        }
         git(root, &["add", "."]);
         git(root, &["commit", "-q", "-m", "one"]);
         std::fs::write(root.join("a.yaml"), "kind: B\n").expect("write");
         std::fs::write(root.join("d.yaml"), "kind: D\n").expect("write");
         git(root, &["add", "."]);
-        let req = CompareRequest {
-            path: root.to_path_buf(),
-            staged: true,
-            max_file_size: 1 << 20,
-            ..CompareRequest::default()
-        };
-        let open = Revisions::resolve(&req)
-            .expect("resolved")
-            .expect("revisions");
-        let mut closed = Revisions::resolve(&req)
-            .expect("resolved")
-            .expect("revisions");
+        let open = staged_revisions(root);
+        let mut closed = staged_revisions(root);
         closed.close();
         let changed = open.changed().expect("changed");
         let paths: Vec<(&str, bool, bool)> = changed

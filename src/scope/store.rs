@@ -212,6 +212,89 @@ mod tests {
         assert_eq!(store.get(&key).map(|r| r.file_count), Some(43));
     }
 
+    /// The compact encodings of a record (front-coded paths, one byte per common island, flat
+    /// lists) give back exactly what was stored, in every state they encode; a state byte that
+    /// is none of them makes the record unreadable rather than wrong.
+    #[test]
+    fn a_record_s_compact_parts_read_back_exactly() {
+        use super::super::record::{Finding, Found, Island};
+        let found = |n: usize, suppressed: u32| Found {
+            findings: (0..n)
+                .map(|i| Finding {
+                    fingerprint: format!("K001:{i}"),
+                    path: "a.yaml".into(),
+                    object: "ConfigMap/x/y".into(),
+                    pointer: String::new(),
+                })
+                .collect(),
+            suppressed,
+        };
+        let islands = vec![
+            Island {
+                alone: None,
+                unchanged: None,
+            },
+            Island {
+                alone: Some(found(0, 0)),
+                unchanged: None,
+            },
+            Island {
+                alone: None,
+                unchanged: Some(found(0, 0)),
+            },
+            Island {
+                alone: Some(found(0, 0)),
+                unchanged: Some(found(0, 0)),
+            },
+            Island {
+                alone: Some(found(2, 0)),
+                unchanged: None,
+            },
+            Island {
+                alone: Some(found(0, 1)),
+                unchanged: Some(found(0, 0)),
+            },
+            Island {
+                alone: Some(found(0, 0)),
+                unchanged: Some(found(1, 3)),
+            },
+        ];
+        let stored = Record {
+            format: FORMAT,
+            paths: ["a/b.yaml", "a/bé/c.yaml", "a/bé/d.yaml", "z.yaml"]
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+            readers: vec![vec![], vec![1, 2], vec![], vec![0]],
+            root_inputs: vec![vec![3], vec![], vec![0, 1, 2]],
+            islands: islands.clone(),
+            ..Record::default()
+        };
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let store = Store::open(dir.path()).expect("store");
+        let key = Store::key(&[b"compact"]);
+        store.put(&key, &stored);
+        let read = store.get(&key).expect("read back");
+        assert_eq!(read.paths, stored.paths);
+        assert_eq!(read.readers, stored.readers);
+        assert_eq!(read.root_inputs, stored.root_inputs);
+        let pairs = |x: &[Island]| -> Vec<(Option<Found>, Option<Found>)> {
+            x.iter()
+                .map(|i| (i.alone.clone(), i.unchanged.clone()))
+                .collect()
+        };
+        assert_eq!(pairs(&read.islands), pairs(&islands));
+        // The islands' states follow the lists of lengths; a state byte of 9 is no state.
+        let mut body = postcard::to_allocvec(&stored).expect("encode");
+        let states = [0u8, 1, 2, 3, 4, 4, 4];
+        let at = body
+            .windows(states.len())
+            .position(|w| w == states)
+            .expect("the states are stored as bytes");
+        body[at] = 9;
+        assert!(postcard::from_bytes::<Record>(&body).is_err());
+    }
+
     #[test]
     fn the_folder_keeps_the_most_recently_used() {
         let dir = tempfile::tempdir().expect("temporary folder");

@@ -26,25 +26,24 @@ const MAX_DEPTH: usize = 256;
 /// `git commit -a` and `git commit PATHS`, whose staged content is a temporary index), else
 /// the repository's own.
 pub fn path_of(repo: &Repository) -> PathBuf {
-    match std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            if p.is_absolute() {
-                p
-            } else {
-                std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p)
-            }
-        }
-        None => repo.path().join("index"),
-    }
+    named_by_git().unwrap_or_else(|| repo.path().join("index"))
 }
 
 /// The index as libgit2 reads it, from the file Git uses ([`path_of`]).
 pub fn open(repo: &Repository) -> Result<git2::Index, git2::Error> {
-    match std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) {
-        Some(_) => git2::Index::open(&path_of(repo)),
+    match named_by_git() {
+        Some(path) => git2::Index::open(&path),
         None => repo.index(),
     }
+}
+
+/// The index file `GIT_INDEX_FILE` names (relative to the working folder, as Git reads it).
+fn named_by_git() -> Option<PathBuf> {
+    let p = PathBuf::from(std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty())?);
+    if p.is_absolute() {
+        return Some(p);
+    }
+    Some(std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p))
 }
 
 /// One stage-0 entry.
@@ -236,8 +235,7 @@ impl Staged {
     }
 
     fn path(&self, i: usize) -> &[u8] {
-        let (start, len) = self.entries[i].path;
-        &self.paths[start as usize..(start + len) as usize]
+        self.path_of_entry(&self.entries[i])
     }
 
     /// The staged blob at `path`: `Some(None)` when nothing is staged there, `None` when it is
@@ -496,7 +494,7 @@ fn deleted_tree(
 
 /// The id of a tree of `items` (name, mode, id), as Git hashes it: folders ordered as if their
 /// names ended with `/`.
-fn tree_id(items: &mut [(&[u8], u32, Oid)]) -> Oid {
+pub(super) fn tree_id(items: &mut [(&[u8], u32, Oid)]) -> Oid {
     let key = |(name, mode, _): &(&[u8], u32, Oid)| -> Vec<u8> {
         let mut n = name.to_vec();
         if *mode == 0o040000 {

@@ -383,23 +383,11 @@ fn tree_of(entries: &[(Vec<u8>, u32, Oid)], prefix: usize) -> Option<Oid> {
             }
         }
     }
-    // Git orders a folder as if its name ended with `/`.
-    let sort_name = |(name, mode, _): &(Vec<u8>, u32, Oid)| {
-        let mut n = name.clone();
-        if *mode == 0o040000 {
-            n.push(b'/');
-        }
-        n
-    };
-    items.sort_by_key(sort_name);
-    let mut bytes = Vec::new();
-    for (name, mode, id) in &items {
-        bytes.extend_from_slice(format!("{mode:o} ").as_bytes());
-        bytes.extend_from_slice(name);
-        bytes.push(0);
-        bytes.extend_from_slice(id.as_bytes());
-    }
-    Oid::hash_object(git2::ObjectType::Tree, &bytes).ok()
+    let mut items: Vec<(&[u8], u32, Oid)> = items
+        .iter()
+        .map(|(name, mode, id)| (name.as_slice(), *mode, *id))
+        .collect();
+    Some(index::tree_id(&mut items))
 }
 
 /// What reports call a commit: the revision as given and the short id.

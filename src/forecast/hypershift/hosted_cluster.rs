@@ -1,13 +1,13 @@
 //! HostedCluster-level findings: release changes that may roll NodePools through generated
 //! configuration (the generated HAProxy and ignition configuration follow the control-plane release), and pauses that do not pause NodePools (`pausedUntil` on a HostedCluster pauses its own reconciliation, not the NodePool controller).
 
+use std::collections::HashMap;
+
 use super::paused::{self, Pause};
 use super::{inputs, locate, template, GROUP};
 use crate::diagnostic::Diagnostic;
 use crate::forecast::hypershift::codes;
 use crate::forecast::{Action, Forecast, Input};
-use std::collections::HashMap;
-
 use crate::inventory::{Inventory, Object, ReferenceKind};
 
 /// Says why a changed pull secret or trust bundle of a HostedCluster rolls no NodePool: the

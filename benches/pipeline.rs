@@ -87,6 +87,7 @@ fn stages(c: &mut Criterion) {
                     diff: &diff,
                     forecast: &impacts,
                     cluster_roots: &[],
+                    undecoded: Default::default(),
                 })
             })
         });

@@ -350,6 +350,8 @@ fn check_loaded(
     } else {
         &mut reuse.validation
     };
+    // The head's findings of the rules that read one file at a time, for the base's lint below.
+    let mut head_by_file = rules::ByFile::default();
     let evaluated = evaluate(
         options,
         Pair {
@@ -362,6 +364,12 @@ fn check_loaded(
         rendered.diagnostics.clone(),
         validation,
         &reuse.clusters,
+        // `--full` lints the base revision afresh too (the differential tests compare the two).
+        if options.full {
+            rules::Sharing::None
+        } else {
+            rules::Sharing::Keep(&mut head_by_file)
+        },
     )?;
     clock.lap("forecast+validate+rules");
     let trailer_acks = if options.triage.require_ack {
@@ -415,6 +423,7 @@ fn check_loaded(
                     &rendered.base_alone,
                     validation,
                     &reuse.clusters,
+                    (!options.full).then_some((&head_by_file, &files.head)),
                 )?,
             ),
         };
@@ -551,6 +560,7 @@ fn evaluate(
     rendered: Vec<Diagnostic>,
     validation: &mut crate::validate::Kept,
     clusters: &crate::forecast::mco::memo::Memo,
+    by_file: rules::Sharing<'_>,
 ) -> Result<Evaluation, Fatal> {
     let input = forecast::Input {
         base: pair.base,
@@ -585,15 +595,19 @@ fn evaluate(
     let validation = validation?;
     diagnostics.extend(rendered);
     diagnostics.extend(validation.diagnostics);
-    diagnostics.extend(rules::run(&rules::Context {
-        base_files: pair.base_files,
-        head_files: pair.head_files,
-        base: pair.base,
-        head: pair.head,
-        diff: pair.diff,
-        forecast: &forecast,
-        cluster_roots: &options.cluster_roots,
-    }));
+    diagnostics.extend(rules::run_sharing(
+        &rules::Context {
+            base_files: pair.base_files,
+            head_files: pair.head_files,
+            base: pair.base,
+            head: pair.head,
+            diff: pair.diff,
+            forecast: &forecast,
+            cluster_roots: &options.cluster_roots,
+            undecoded: Default::default(),
+        },
+        by_file,
+    ));
     supersede_duplicate_findings(&mut diagnostics);
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(Evaluation {
@@ -615,6 +629,7 @@ fn lint_alone(
     rendered: &[Diagnostic],
     validation: &mut crate::validate::Kept,
     clusters: &crate::forecast::mco::memo::Memo,
+    head_by_file: Option<(&rules::ByFile, &[parse::FileEntry])>,
 ) -> Result<BaseAlone, Fatal> {
     let empty = Inventory::default();
     let diff = diff_of(options, &empty, inventory, false);
@@ -636,6 +651,9 @@ fn lint_alone(
         rendered.to_vec(),
         validation,
         clusters,
+        head_by_file.map_or(rules::Sharing::None, |(by_file, head)| {
+            rules::Sharing::Take(by_file, head)
+        }),
     );
     validation.set_keeping(keeping);
     let evaluated = evaluated?;

@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
+use rayon::prelude::*;
 
 use crate::kustomize::kustomization::{self, dir_of, is_kustomization_path, join};
 use crate::parse::{type_meta, FileEntry, ParsedSides};
@@ -18,27 +19,39 @@ pub use crate::parse::role::{Partial, Role};
 
 /// Sets the role of every file of both sides and drops the files that are not API objects.
 pub fn assign(files: &mut ParsedSides) {
-    for side in [&mut files.base, &mut files.head] {
+    // Each file's role reads only its own documents and what its side's kustomizations and
+    // generators list: the sides, and the files of a side, are classified side by side.
+    let side = |side: &mut Vec<FileEntry>| {
         assign_side(side);
         side.retain(|f| f.role.holds_objects());
-    }
+    };
+    rayon::join(|| side(&mut files.base), || side(&mut files.head));
 }
 
 fn assign_side(files: &mut [FileEntry]) {
     let kustomize = kustomize_files(files);
     let generator_manifests = generator_manifests(files);
-    let references = kube_compare_references(files);
-    for f in files.iter_mut() {
+    let references: Vec<String> = kube_compare_references(files)
+        .into_iter()
+        .map(|dir| {
+            if dir.is_empty() {
+                dir
+            } else {
+                format!("{dir}/")
+            }
+        })
+        .collect();
+    files.par_iter_mut().for_each(|f| {
         f.role = role_of(f, &kustomize, &generator_manifests);
         let in_reference = references
             .iter()
-            .any(|dir| dir.is_empty() || f.path.starts_with(&format!("{dir}/")));
+            .any(|dir| dir.is_empty() || f.path.starts_with(dir.as_str()));
         if f.role.is_manifest() && in_reference && !is_kustomization_path(&f.path) {
             f.role = Role::Foreign(
                 "a kube-compare reference (templates compared against a cluster, never applied)",
             );
         }
-    }
+    });
 }
 
 /// Folders of kube-compare references: a `metadata.yaml` with `parts` lists the templates a
@@ -236,8 +249,8 @@ fn kustomize_files(files: &[FileEntry]) -> Kustomize {
 /// Policy, with its own placement).
 pub fn generator_policies(files: &[FileEntry]) -> Vec<Vec<String>> {
     files
-        .iter()
-        .flat_map(|f| {
+        .par_iter()
+        .flat_map_iter(|f| {
             f.parsed
                 .docs
                 .iter()

@@ -22,6 +22,7 @@ fn run(base: &[u8], head: &[u8]) {
         diff: &diff,
         forecast: &[],
         cluster_roots: &[],
+        undecoded: Default::default(),
     });
     let settings = nodecast::validate::Settings::default();
     diags.extend(

@@ -149,7 +149,7 @@ impl Diff {
         if !has_base {
             return diff;
         }
-        let (base_defs, head_defs) = (definitions(base), definitions(head));
+        let (base_defs, head_defs) = rayon::join(|| definitions(base), || definitions(head));
         let mut ids: Vec<&ObjectId> = base
             .identities()
             .chain(head.identities())

@@ -102,9 +102,14 @@ impl Object {
         &self.file.docs[self.doc_index]
     }
 
-    /// `apiVersion` as written (read from the document: every object has one to hold).
+    /// `apiVersion` as written (read from the document: every object has one to hold). An
+    /// object is made only where `kind` is a string too ([`identity`]), so only `apiVersion` is
+    /// looked up: the record hashes it for every object of a fleet.
     pub fn api_version(&self) -> &str {
-        type_meta(self.root()).map(|(a, _)| a).unwrap_or_default()
+        self.root()
+            .get("apiVersion")
+            .and_then(Node::as_str)
+            .unwrap_or_default()
     }
 
     /// The document's root mapping.

@@ -233,14 +233,12 @@ pub fn render_reusing(
     let mut out = Rendered::default();
     // Patches and plugin configurations are Kustomize's input, never objects of their own,
     // whether or not the overlay is rendered.
-    out.base.consumed = kustomize_only_inputs(&files.base)
-        .into_iter()
-        .map(Arc::from)
-        .collect();
-    out.head.consumed = kustomize_only_inputs(&files.head)
-        .into_iter()
-        .map(Arc::from)
-        .collect();
+    let (base_consumed, head_consumed) = rayon::join(
+        || kustomize_only_inputs(&files.base),
+        || kustomize_only_inputs(&files.head),
+    );
+    out.base.consumed = base_consumed.into_iter().map(Arc::from).collect();
+    out.head.consumed = head_consumed.into_iter().map(Arc::from).collect();
     if !settings.enabled {
         return out;
     }
@@ -768,7 +766,7 @@ fn kustomize_only_inputs(files: &[FileEntry]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     // A PolicyGenerator stays an object of the repository (`classify` says why).
     let generators: BTreeSet<&str> = files
-        .iter()
+        .par_iter()
         .filter(|f| {
             f.parsed
                 .docs

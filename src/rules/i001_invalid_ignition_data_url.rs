@@ -1,6 +1,6 @@
 //! I001: an Ignition file source is a data URL that cannot be decoded.
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -13,7 +13,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for p in ctx.undecoded_payloads() {
@@ -23,13 +27,13 @@ fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut d = Diagnostic::new(
             &CODE,
             format!("MachineConfig {}: {} cannot be decoded: {}", p.name, p.source, p.error.message),
-            p.location,
+            p.location.clone(),
         )
         .label("undecodable data URL")
         .help("re-encode the file: `base64 -w0 FILE` and write `data:;base64,<output>` (gzip first when `compression: gzip` is set)")
         .note("the Machine Config Operator fails to render this config and marks the pool Degraded")
         .object(format!("MachineConfig/{}", p.name));
-        if let Some(how) = p.delivered {
+        if let Some(how) = &p.delivered {
             d = d.note(format!("checked as the cluster receives it: {how}"));
         }
         out.push(d);

@@ -1,6 +1,6 @@
 //! K002: `apiVersion` or `kind` is present but malformed.
 
-use super::{k001_incomplete_object::is_kind, Context, Rule};
+use super::{k001_incomplete_object::is_kind, Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
@@ -14,7 +14,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::File,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use nodecast_yaml::Node;
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::classify::{Partial, Role};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -30,7 +30,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn name_span(o: &Object) -> nodecast_yaml::Span {
     o.root()

@@ -1,7 +1,7 @@
 //! K005: a kind nodecast does not know in an API group it models (usually a typo). In a group
 //! optional operators add kinds to (`operator.openshift.io`), only a near miss of a listed kind.
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
 use crate::inventory::kinds;
@@ -17,7 +17,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::File,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Patches and generator manifests are partial objects: completeness is not theirs to have.

@@ -5,8 +5,8 @@
 //! doing its job (duplicates, names, references, YAML hygiene, version transitions). Findings a
 //! stage makes while it works (the models, schedules, validation, rendering) are declared in that
 //! stage's `codes` module. Adding a rule: write `src/rules/<code>_<name>.rs` with its `CODE`, its
-//! `check` and a `pub static RULE`, list it in [`ALL`], write `rules/<CODE>.md`, and add a fixture
-//! under `testdata/rules/<CODE>/`.
+//! `check`, what it reads ([`Reads`]) and a `pub static RULE`, list it in [`ALL`], write
+//! `rules/<CODE>.md`, and add a fixture under `testdata/rules/<CODE>/`.
 
 mod i001_invalid_ignition_data_url;
 mod i002_payload_not_decoded;
@@ -42,6 +42,9 @@ mod y007_binary_file;
 mod y008_non_utf8_file;
 mod y009_unreadable_file;
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use nodecast_yaml::Problem;
 
 use crate::code::Code;
@@ -57,6 +60,19 @@ pub struct Rule {
     pub code: &'static Code,
     /// Produces the rule's findings.
     pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
+    /// What its findings on a file depend on.
+    pub reads: Reads,
+}
+
+/// What a rule's findings on a file depend on, so a lint of the base revision on its own can
+/// take a file's findings from the head's lint when the file is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Anything of the run (inventories, the diff, the forecast, other files).
+    Run,
+    /// Only the file itself (its path, role and parse), through [`Context::head_docs`] and
+    /// [`Context::head_problems`]; every finding is located in that file.
+    File,
 }
 
 /// Every rule, in code order.
@@ -111,6 +127,9 @@ pub struct Context<'a> {
     pub forecast: &'a [Impact],
     /// Folder globs that each hold one standalone cluster (`--cluster-root`, `cluster-roots`).
     pub cluster_roots: &'a [String],
+    /// [`Context::undecoded_payloads`], found once for the two rules that read them (I001,
+    /// I002): finding them walks every document of a fleet. `Default::default()`.
+    pub undecoded: std::sync::OnceLock<Vec<UndecodedPayload<'a>>>,
 }
 
 /// A document of the head side, top-level or embedded in a ConfigMap.
@@ -161,9 +180,19 @@ impl<'a> Context<'a> {
         // thousand documents.
         self.head_files.iter().flat_map(|file| {
             file.parsed.docs.iter().flat_map(move |doc| {
+                // Most documents embed none: no list is made for them.
+                if doc.embedded.is_empty() {
+                    return DocRefs::One(Some(DocRef {
+                        path: &file.path,
+                        role: file.role,
+                        doc,
+                        embedded_in: None,
+                        rendered: None,
+                    }));
+                }
                 let mut out = Vec::new();
                 push_doc(&file.path, file.role, doc, None, &mut out);
-                out
+                DocRefs::Many(out.into_iter())
             })
         })
     }
@@ -203,7 +232,12 @@ impl<'a> Context<'a> {
 
     /// Every Ignition file source of the head's MachineConfigs that nodecast could not decode
     /// (I001, I002), each once per place and object, in the files' own documents first.
-    pub fn undecoded_payloads(&self) -> Vec<UndecodedPayload<'a>> {
+    pub fn undecoded_payloads(&self) -> &[UndecodedPayload<'a>] {
+        self.undecoded
+            .get_or_init(|| self.find_undecoded_payloads())
+    }
+
+    fn find_undecoded_payloads(&self) -> Vec<UndecodedPayload<'a>> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for d in self.delivered_head_docs() {
@@ -274,6 +308,23 @@ impl<'a> Context<'a> {
     }
 }
 
+/// The documents of one top-level document: itself, or itself and those it embeds.
+enum DocRefs<'a> {
+    One(Option<DocRef<'a>>),
+    Many(std::vec::IntoIter<DocRef<'a>>),
+}
+
+impl<'a> Iterator for DocRefs<'a> {
+    type Item = DocRef<'a>;
+
+    fn next(&mut self) -> Option<DocRef<'a>> {
+        match self {
+            DocRefs::One(one) => one.take(),
+            DocRefs::Many(many) => many.next(),
+        }
+    }
+}
+
 fn push_doc<'a>(
     path: &'a str,
     role: crate::classify::Role,
@@ -333,23 +384,205 @@ fn embedded_problems<'a>(file: &'a FileEntry, doc: &'a ParsedDoc, out: &mut Vec<
 
 /// Runs every rule and returns the findings sorted by file and position.
 pub fn run(ctx: &Context<'_>) -> Vec<Diagnostic> {
+    run_sharing(ctx, Sharing::None)
+}
+
+/// The findings of the rules that read one file at a time ([`Reads::File`]), by file: a check
+/// lints the base revision on its own after the head, and most of its files are the head's
+/// own (the same path, role and parse), whose findings are the head's.
+#[derive(Clone, Default)]
+pub struct ByFile {
+    /// The findings on each head file that has any, by its index among the head's files (most
+    /// files of a fleet have none).
+    found: HashMap<usize, Vec<Diagnostic>>,
+}
+
+/// Whether a run keeps or takes the findings of [`Reads::File`] rules by file.
+pub enum Sharing<'s> {
+    /// Neither.
+    None,
+    /// Keeps them (the head's lint).
+    Keep(&'s mut ByFile),
+    /// Takes them, with the head's files they were kept for, for every file the head linted as
+    /// it is here, and runs those rules on the other files only.
+    Take(&'s ByFile, &'s [FileEntry]),
+}
+
+/// Each file's index by path.
+fn by_path(files: &[FileEntry]) -> HashMap<&str, usize> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (&*f.path, i))
+        .collect()
+}
+
+/// [`run`], keeping or taking the findings of the rules that read one file at a time.
+pub fn run_sharing(ctx: &Context<'_>, sharing: Sharing<'_>) -> Vec<Diagnostic> {
     use rayon::prelude::*;
+    // The files the file rules read here: all of them, or (taking) those the head did not lint
+    // as they are here.
+    let (fresh, taken): (Vec<FileEntry>, Vec<Diagnostic>) = match &sharing {
+        Sharing::Take(by_file, head_files) => {
+            let head = by_path(head_files);
+            let mut fresh = Vec::new();
+            let mut taken = Vec::new();
+            for f in ctx.head_files {
+                let same = head.get(&*f.path).copied().filter(|&i| {
+                    let h = &head_files[i];
+                    Arc::ptr_eq(&h.parsed, &f.parsed) && h.role == f.role
+                });
+                match same {
+                    Some(i) => taken.extend(by_file.found.get(&i).into_iter().flatten().cloned()),
+                    None => fresh.push(f.clone()),
+                }
+            }
+            (fresh, taken)
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
+    let file_ctx = match &sharing {
+        Sharing::Take(..) => Some(Context {
+            head_files: &fresh,
+            undecoded: Default::default(),
+            ..*ctx
+        }),
+        _ => None,
+    };
     // Rules are independent of each other: run them in parallel, concatenated in rule order.
     let found: Vec<Vec<Diagnostic>> = ALL
         .par_iter()
         .map(|rule| {
             let mut out = Vec::new();
-            (rule.check)(ctx, &mut out);
+            match (&file_ctx, rule.reads) {
+                (Some(file_ctx), Reads::File) => (rule.check)(file_ctx, &mut out),
+                _ => (rule.check)(ctx, &mut out),
+            }
             out
         })
         .collect();
-    let mut out: Vec<Diagnostic> = found.into_iter().flatten().collect();
+    if let Sharing::Keep(by_file) = sharing {
+        let index = by_path(ctx.head_files);
+        by_file.found.clear();
+        for (rule, found) in ALL.iter().zip(&found) {
+            if rule.reads != Reads::File {
+                continue;
+            }
+            for d in found {
+                // A rule that reads one file finds only in that file (every suite checks it).
+                debug_assert!(
+                    index.contains_key(d.location.path.as_str()),
+                    "{} reads one file at a time, yet found on {}, not a file of the run",
+                    rule.code.code,
+                    d.location.path
+                );
+                if let Some(&i) = index.get(d.location.path.as_str()) {
+                    by_file.found.entry(i).or_default().push(d.clone());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Diagnostic> = found.into_iter().flatten().chain(taken).collect();
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::parse::{parse_file, FileEntry};
+
+    fn file(path: &str, text: &str) -> FileEntry {
+        FileEntry::new(path, Arc::new(parse_file(text.as_bytes())))
+    }
+
+    fn context<'a>(files: &'a [FileEntry], inv: &'a Inventory, diff: &'a Diff) -> Context<'a> {
+        Context {
+            base_files: &[],
+            head_files: files,
+            base: inv,
+            head: inv,
+            diff,
+            forecast: &[],
+            cluster_roots: &[],
+            undecoded: Default::default(),
+        }
+    }
+
+    /// The base revision's lint takes the head's findings of file rules for the files the two
+    /// share (same path, parse and role) and runs those rules on the rest: it finds exactly what
+    /// a lint of its own finds.
+    #[test]
+    fn the_base_lint_takes_the_heads_file_findings_and_finds_the_same() {
+        // Each file has findings of file rules (K001, K002, K003, K005, Y003).
+        let shared = file(
+            "shared.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\ndata:\n  a: yes\n",
+        );
+        let moved_text = "kind: Deployment\nmetadata:\n  name: x\n";
+        let head = vec![
+            shared.clone(),
+            file("moved/new.yaml", moved_text),
+            file(
+                "changed.yaml",
+                "apiVersion: apps/v1\nkind: Deploymnt\nmetadata:\n  name: y\n",
+            ),
+            // The same text as the base's, parsed apart: not the same file to share.
+            file("role.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {}\n"),
+            file(
+                "patch.yaml",
+                "apiVersion: v1\nkind: Secret\nmetadata:\n  name: A\n",
+            ),
+        ];
+        let base = vec![
+            shared,
+            // The same text under another path: linted afresh.
+            file("moved/old.yaml", moved_text),
+            file(
+                "changed.yaml",
+                "apiVersion: apps\nkind: deployment\nmetadata:\n  name: y\n",
+            ),
+            // The same path and text as a head file, another parse: linted afresh.
+            file("role.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {}\n"),
+            // The head's file as a patch here: another role, linted afresh (the head's findings
+            // on it are an object's, which a patch does not have).
+            {
+                let mut f = head[4].clone();
+                f.role = crate::classify::Role::Partial(crate::classify::Partial::KustomizeInput);
+                f
+            },
+        ];
+        let (inv, diff) = (Inventory::default(), Diff::default());
+        let mut by_file = ByFile::default();
+        run_sharing(&context(&head, &inv, &diff), Sharing::Keep(&mut by_file));
+        let own = run(&context(&base, &inv, &diff));
+        let taken = run_sharing(&context(&base, &inv, &diff), Sharing::Take(&by_file, &head));
+        let show = |ds: &[Diagnostic]| -> Vec<String> {
+            ds.iter()
+                .map(|d| {
+                    format!(
+                        "{} {}:{:?} {}",
+                        d.code, d.location.path, d.location.span, d.message
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(show(&taken), show(&own));
+        // The shared file's findings were taken, not found again: with them left out, the
+        // findings differ.
+        let on_shared = own
+            .iter()
+            .filter(|d| d.location.path == "shared.yaml")
+            .count();
+        assert!(on_shared >= 2, "{:?}", show(&own));
+        let mut without = by_file.clone();
+        assert!(without.found.remove(&0).is_some());
+        let missing = run_sharing(&context(&base, &inv, &diff), Sharing::Take(&without, &head));
+        assert_eq!(missing.len() + on_shared, own.len());
+    }
+
     /// A rule file that is not listed in `ALL` would be dead code nobody notices.
     #[test]
     fn every_rule_file_is_listed() {

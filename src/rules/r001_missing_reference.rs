@@ -1,6 +1,6 @@
 //! R001: a NodePool refers to a HostedCluster or ConfigMap that is not there.
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::inventory::ReferenceKind;
@@ -16,7 +16,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let inv = ctx.head;

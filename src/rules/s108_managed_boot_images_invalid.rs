@@ -6,13 +6,14 @@
 use nodecast_yaml::Node;
 
 use super::revisions::{at, pairs};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::diagnostic::Diagnostic;
 
 /// The rule.
 pub static RULE: Rule = Rule {
     code: &crate::forecast::mco::codes::S108,
     check,
+    reads: Reads::Run,
 };
 
 const MAX_MANAGERS: usize = 5;

@@ -3,7 +3,7 @@
 use semver::Version;
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::streams::{rhel_of_rhcos, SKEW_LIMIT_OCP, SKEW_LIMIT_RHEL};
@@ -17,7 +17,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 /// Why a recorded version is below the limit, if it is.
 pub(crate) fn below_limit(ocp: Option<&str>, rhcos: Option<&str>) -> Option<String> {

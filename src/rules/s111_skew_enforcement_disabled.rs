@@ -1,7 +1,7 @@
 //! S111: boot image skew enforcement is turned off (`mode: None`).
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -14,7 +14,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, o) in pairs(

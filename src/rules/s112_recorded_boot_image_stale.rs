@@ -3,7 +3,7 @@
 use semver::Version;
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::streams::{rhel_of_ocp, rhel_of_rhcos};
@@ -18,7 +18,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn version(o: &Object) -> Option<Version> {
     text(o, "/spec/desiredUpdate/version").and_then(|v| Version::parse(v).ok())

@@ -3,7 +3,7 @@
 use semver::Version;
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -16,7 +16,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, cv) in pairs(ctx.base, ctx.head, "config.openshift.io", "ClusterVersion") {

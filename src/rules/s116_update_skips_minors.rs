@@ -3,7 +3,7 @@
 use semver::Version;
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::hypershift::version::{as_v4_minor, Release};
@@ -18,7 +18,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 /// How many minors `from` → `to` crosses (5.y counts as 4.(23+y)).
 pub(crate) fn minors(from: &Version, to: &Version) -> u64 {

@@ -1,7 +1,7 @@
 //! S120: a HostedCluster's release moves to an older minor.
 
 use super::revisions::{at, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::forecast::hypershift::version::{as_v4_minor, Release};
@@ -15,7 +15,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, hc) in pairs(

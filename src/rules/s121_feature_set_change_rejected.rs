@@ -3,7 +3,7 @@
 use nodecast_yaml::Node;
 
 use super::revisions::{at, node, pairs};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
@@ -17,7 +17,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 /// The feature sets the API accepts.
 pub(crate) const FEATURE_SETS: [&str; 5] = [

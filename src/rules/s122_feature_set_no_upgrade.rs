@@ -4,7 +4,7 @@ use nodecast_yaml::Node;
 
 use super::revisions::{at, node};
 use super::s121_feature_set_change_rejected::{feature_set_fields, no_upgrade};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -17,7 +17,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (b, o, pointer) in feature_set_fields(ctx) {

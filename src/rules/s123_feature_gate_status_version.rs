@@ -3,7 +3,7 @@
 use nodecast_yaml::Node;
 
 use super::revisions::{at, node, pairs, text};
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::inventory::Object;
@@ -17,7 +17,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 /// The ClusterVersion (base and head) of the FeatureGate's cluster (see
 /// [`speaking_for`](crate::inventory::clusters::speaking_for)): never another cluster's.

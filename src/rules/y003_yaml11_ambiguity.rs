@@ -5,7 +5,7 @@
 
 use nodecast_yaml::{Ambiguity, ProblemKind};
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Fix, Location, Severity};
 use crate::parse::{type_meta, ParsedDoc};
@@ -19,7 +19,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::File,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Only inside Kubernetes objects: CI configs and Helm values are not read by the API server.

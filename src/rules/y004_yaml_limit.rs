@@ -2,7 +2,7 @@
 
 use nodecast_yaml::ProblemKind;
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 
@@ -15,7 +15,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for p in ctx.head_problems() {

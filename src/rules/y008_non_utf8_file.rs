@@ -2,7 +2,7 @@
 
 use nodecast_yaml::Span;
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
@@ -16,7 +16,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {

@@ -1,6 +1,6 @@
 //! Y009: a file could not be read.
 
-use super::{Context, Rule};
+use super::{Context, Reads, Rule};
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::parse::FileStatus;
@@ -15,7 +15,11 @@ pub static CODE: Code = Code {
 };
 
 /// The rule.
-pub static RULE: Rule = Rule { code: &CODE, check };
+pub static RULE: Rule = Rule {
+    code: &CODE,
+    check,
+    reads: Reads::Run,
+};
 
 fn check(ctx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for file in ctx.head_files {

@@ -2,9 +2,11 @@
 //! `x-kubernetes-validations` rules with `oldSelf` bound to the base revision's value at the same
 //! place (list-map items matched by key), and words a failed rule as the API server does.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
-use super::fields::{escape, field_path, field_path_pointer, type_word};
+use super::fields::{field_path, field_path_pointer, push_escaped, type_word};
 use super::lists::duplicates;
 use super::{Finding, FindingKind, Report, Skipped};
 use crate::validate::cel::{self, Outcome};
@@ -28,6 +30,19 @@ pub(super) fn walk(
     run_rules: bool,
     report: &mut Report,
 ) {
+    walk_at(schema, v, old, &mut ptr.to_string(), run_rules, report);
+}
+
+/// [`walk`] with the pointer in one buffer, extended and cut back on the way: a document has
+/// thousands of nodes, and a pointer is read only where a rule runs or fails.
+fn walk_at(
+    schema: &Value,
+    v: &Value,
+    old: Option<&Value>,
+    ptr: &mut String,
+    run_rules: bool,
+    report: &mut Report,
+) {
     if v.is_null() {
         return;
     }
@@ -42,8 +57,11 @@ pub(super) fn walk(
                 let sub = props.and_then(|p| p.get(name)).or(ap);
                 if let Some(sub) = sub {
                     let old_value = old.and_then(|o| o.get(name));
-                    let p = format!("{ptr}/{}", escape(name));
-                    walk(sub, value, old_value, &p, run_rules, report);
+                    let len = ptr.len();
+                    ptr.push('/');
+                    push_escaped(ptr, name);
+                    walk_at(sub, value, old_value, ptr, run_rules, report);
+                    ptr.truncate(len);
                 }
             }
         }
@@ -83,7 +101,7 @@ fn walk_items(
     schema: &Value,
     items: &[Value],
     old: Option<&Value>,
-    ptr: &str,
+    ptr: &mut String,
     run_rules: bool,
     report: &mut Report,
 ) {
@@ -104,14 +122,11 @@ fn walk_items(
                 .find(|o| keys.iter().all(|k| o.get(k) == item.get(k))),
             _ => None,
         };
-        walk(
-            sub,
-            item,
-            old_item,
-            &format!("{ptr}/{i}"),
-            run_rules,
-            report,
-        );
+        let len = ptr.len();
+        // Writing to a String cannot fail.
+        let _ = write!(ptr, "/{i}");
+        walk_at(sub, item, old_item, ptr, run_rules, report);
+        ptr.truncate(len);
     }
 }
 

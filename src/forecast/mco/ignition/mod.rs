@@ -17,7 +17,9 @@
 mod unit;
 pub mod url;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use nodecast_yaml::{Node, NodeKind, Scalar};
 
@@ -438,12 +440,17 @@ fn dotted(pointer: &str) -> String {
     out
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// A key as one JSON-pointer segment; most keys need no escaping and are not copied.
+fn escape(key: &str) -> Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
 }
 
 /// Go's `json.Unmarshal` type errors (a wrong type anywhere makes the config unparseable).
-fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &str) {
+fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &mut String) {
     if !fits(ty, n) {
         c.fail(
             format!("{BASE}{pointer}"),
@@ -464,13 +471,22 @@ fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &str) {
                 };
                 // An unknown key is only a warning for Ignition.
                 if let Some((_, t)) = fields.iter().find(|(f, _)| *f == key) {
-                    check_types(c, *t, e.value, &format!("{pointer}/{}", escape(key)));
+                    // One buffer for the walk: a pointer is read only where a type is wrong.
+                    let len = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&escape(key));
+                    check_types(c, *t, e.value, pointer);
+                    pointer.truncate(len);
                 }
             }
         }
         (Ty::List(item), NodeKind::Seq(items)) => {
             for (i, it) in items.iter().enumerate() {
-                check_types(c, *item, it, &format!("{pointer}/{i}"));
+                let len = pointer.len();
+                // Writing to a String cannot fail.
+                let _ = write!(pointer, "/{i}");
+                check_types(c, *item, it, pointer);
+                pointer.truncate(len);
             }
         }
         _ => {}
@@ -640,7 +656,7 @@ pub fn validate(config: Node<'_>, at: &dyn Fn(String) -> Src) -> Vec<Invalid> {
         Spec::V2 => CONFIG_V2,
         Spec::V3(_) => CONFIG_V3,
     };
-    check_types(&mut c, schema, config, "");
+    check_types(&mut c, schema, config, &mut String::new());
     if !c.out.is_empty() {
         // Unmarshalling fails: the other rules never run.
         return c.out;

@@ -50,17 +50,19 @@ fn go_url_scheme(s: &str) -> Result<String, &'static str> {
     if s.bytes().any(|b| b < 0x20 || b == 0x7f) {
         return Err("invalid control character in URL");
     }
-    let before_fragment = s.split('#').next().unwrap_or(s);
-    for (i, c) in before_fragment.char_indices() {
+    // The scheme ends at the first character no scheme holds (`#`, where the fragment starts,
+    // among them): the rest of the URL, megabytes of a data URL, is not read here.
+    for (i, c) in s.char_indices() {
         match c {
             'a'..='z' | 'A'..='Z' => {}
             '0'..='9' | '+' | '-' | '.' if i > 0 => {}
             ':' if i == 0 => return Err("missing protocol scheme"),
-            ':' => return Ok(before_fragment[..i].to_ascii_lowercase()),
+            ':' => return Ok(s[..i].to_ascii_lowercase()),
             _ => break,
         }
     }
     // No scheme: a relative reference; a colon in its first segment is an error.
+    let before_fragment = s.split('#').next().unwrap_or(s);
     let first = before_fragment.split('/').next().unwrap_or("");
     if first.contains(':') {
         return Err("first path segment in URL cannot contain colon");
@@ -105,16 +107,56 @@ fn arn_error(s: &str) -> Option<String> {
     s3_version_error(s)
 }
 
-fn is_token(c: char) -> bool {
-    c.is_ascii() && !c.is_ascii_control() && c != ' ' && !"()<>@,;:\\\"/[]?=".contains(c)
+// The character classes are tested on bytes: each holds only ASCII, so a byte over 0x7f (part of
+// a multibyte character) is outside every class, as the character is. A payload is megabytes at
+// most and every MachineConfig's sources are read, so no `char` decoding and no search of a
+// list per byte.
+
+fn is_token(c: u8) -> bool {
+    c.is_ascii()
+        && !c.is_ascii_control()
+        && !matches!(
+            c,
+            b' ' | b'('
+                | b')'
+                | b'<'
+                | b'>'
+                | b'@'
+                | b','
+                | b';'
+                | b':'
+                | b'\\'
+                | b'"'
+                | b'/'
+                | b'['
+                | b']'
+                | b'?'
+                | b'='
+        )
 }
 
-fn is_url_char(c: char) -> bool {
-    c.is_ascii() && !c.is_ascii_control() && !" <>#\"{}|\\^[]`".contains(c)
+fn is_url_char(c: u8) -> bool {
+    c.is_ascii()
+        && !c.is_ascii_control()
+        && !matches!(
+            c,
+            b' ' | b'<'
+                | b'>'
+                | b'#'
+                | b'"'
+                | b'{'
+                | b'}'
+                | b'|'
+                | b'\\'
+                | b'^'
+                | b'['
+                | b']'
+                | b'`'
+        )
 }
 
-fn is_base64_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '\n')
+fn is_base64_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'\n')
 }
 
 /// `dataurl.DecodeString`: the lexer's and decoder's first error.
@@ -132,14 +174,14 @@ pub fn data_url_error(s: &str) -> Option<String> {
     match chars.first() {
         None => return err("missing comma before data"),
         Some(b';') | Some(b',') => {}
-        Some(&c) if is_token(c as char) => {
+        Some(&c) if is_token(c) => {
             let start = i;
             let x_token = (c == b'x' || c == b'X') && chars.get(1) == Some(&b'-');
             loop {
                 match chars.get(i) {
                     Some(b'/') => break,
                     None => return err("missing media type slash"),
-                    Some(&c) if is_token(c as char) => i += 1,
+                    Some(&c) if is_token(c) => i += 1,
                     Some(_) => return err("invalid character for media type"),
                 }
             }
@@ -163,7 +205,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
                 match chars.get(i) {
                     Some(b';') | Some(b',') => break,
                     None => return err("incomplete media type"),
-                    Some(&c) if is_token(c as char) => i += 1,
+                    Some(&c) if is_token(c) => i += 1,
                     Some(_) => return err("invalid character for media subtype"),
                 }
             }
@@ -174,7 +216,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
         i += 1;
         match chars.get(i) {
             None | Some(b'=') | Some(b',') => return err("unterminated parameter sequence"),
-            Some(&c) if is_token(c as char) => {}
+            Some(&c) if is_token(c) => {}
             Some(_) => return err("invalid character for parameter attribute"),
         }
         let start = i;
@@ -190,7 +232,7 @@ pub fn data_url_error(s: &str) -> Option<String> {
                     break;
                 }
                 None => return err("unterminated parameter sequence"),
-                Some(&c) if is_token(c as char) => i += 1,
+                Some(&c) if is_token(c) => i += 1,
                 Some(_) => return err("invalid character for parameter attribute"),
             }
         }
@@ -227,13 +269,13 @@ pub fn data_url_error(s: &str) -> Option<String> {
                 }
             }
             None => return err("missing comma before data"),
-            Some(&c) if is_token(c as char) => {
+            Some(&c) if is_token(c) => {
                 let start = i;
                 loop {
                     match chars.get(i) {
                         Some(b';') | Some(b',') => break,
                         None => return err("missing comma before data"),
-                        Some(&c) if is_token(c as char) => i += 1,
+                        Some(&c) if is_token(c) => i += 1,
                         Some(_) => return err("invalid character for parameter value"),
                     }
                 }
@@ -252,22 +294,22 @@ pub fn data_url_error(s: &str) -> Option<String> {
     }
     let data = &rest[i..];
     if base64 {
-        if !data.chars().all(is_base64_char) {
+        if !data.bytes().all(is_base64_char) {
             return err("invalid data character");
         }
-        let cleaned: std::borrow::Cow<'_, str> = if data.contains('\n') {
-            data.chars()
-                .filter(|c| *c != '\n')
-                .collect::<String>()
+        let cleaned: std::borrow::Cow<'_, [u8]> = if data.contains('\n') {
+            data.bytes()
+                .filter(|c| *c != b'\n')
+                .collect::<Vec<u8>>()
                 .into()
         } else {
-            data.into()
+            data.as_bytes().into()
         };
-        if let Err(e) = crate::parse::data_url::go_std_base64().decode(cleaned.as_bytes()) {
+        if let Err(e) = crate::parse::data_url::go_std_base64().decode(&cleaned) {
             return Some(format!("illegal base64 data ({e})"));
         }
     } else {
-        if !data.chars().all(is_url_char) {
+        if !data.bytes().all(is_url_char) {
             return err("invalid data character");
         }
         if let Err(e) = unescape(data) {
@@ -377,6 +419,36 @@ pub fn hash_error(spec: Spec, hash: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Go's `url.Parse` scheme: the fragment ends the search for it.
+    #[test]
+    fn the_scheme_is_what_go_reads() {
+        for (url, scheme) in [
+            ("HTTPS://x/y", Ok("https")),
+            ("data:,a#b", Ok("data")),
+            ("s3+x.y-z:/b", Ok("s3+x.y-z")),
+            ("a#b:c", Ok("")),
+            ("#:", Ok("")),
+            ("dir/a:b", Ok("")),
+            (":x", Err("missing protocol scheme")),
+            (
+                "1a:b",
+                Err("first path segment in URL cannot contain colon"),
+            ),
+            (
+                "a b:c",
+                Err("first path segment in URL cannot contain colon"),
+            ),
+            ("data:,\u{7f}", Err("invalid control character in URL")),
+        ] {
+            let scheme: Result<&str, &str> = scheme;
+            assert_eq!(
+                go_url_scheme(url).as_deref().map_err(|e| *e),
+                scheme,
+                "{url}"
+            );
+        }
+    }
+
     #[test]
     fn data_urls_as_ignition_decodes_them() {
         for ok in [
@@ -403,6 +475,9 @@ mod tests {
             ("data:;BASE64,aGk=", "expected base64"),
             ("data:;base64,a Gk=", "invalid data character"),
             ("data:,é", "invalid data character"),
+            ("data:;base64,aGé=", "invalid data character"),
+            ("data:,a`b", "invalid data character"),
+            ("data:te(t/plain,x", "invalid character for media type"),
         ] {
             let e = data_url_error(bad).unwrap_or_default();
             assert!(e.contains(why), "{bad}: {e}");

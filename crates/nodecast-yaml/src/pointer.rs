@@ -16,6 +16,23 @@ pub fn segments(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     })
 }
 
+/// Appends `key` to `pointer` as one more segment (`/` then the key, `~` and `/` escaped): the
+/// inverse of [`segments`], for walks that extend one pointer as they go down and cut it back.
+pub fn push_segment(pointer: &mut String, key: &str) {
+    pointer.push('/');
+    if !key.contains(['~', '/']) {
+        pointer.push_str(key);
+        return;
+    }
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
 /// How far a pointer resolves in a tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Walk<'a> {
@@ -83,6 +100,19 @@ impl<'a> Node<'a> {
 
 #[cfg(test)]
 mod tests {
+    /// A segment pushed reads back as the key it was made from, whatever it holds.
+    #[test]
+    fn pushed_segments_read_back() {
+        let keys = ["plain", "a/b", "~x", "~1/~0", "", "é/~"];
+        let mut pointer = String::new();
+        for k in keys {
+            super::push_segment(&mut pointer, k);
+        }
+        assert_eq!(pointer, "/plain/a~1b/~0x/~01~1~00//é~1~0");
+        let back: Vec<_> = super::segments(&pointer).collect();
+        assert_eq!(back, keys);
+    }
+
     use super::*;
 
     fn doc(text: &str) -> crate::Document {

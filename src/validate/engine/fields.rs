@@ -25,21 +25,6 @@ pub(super) fn escape(seg: &str) -> String {
     seg.replace('~', "~0").replace('/', "~1")
 }
 
-/// [`escape`], appended to a pointer being built (no copy of a key that needs no escaping).
-pub(super) fn push_escaped(out: &mut String, seg: &str) {
-    if !seg.contains(['~', '/']) {
-        out.push_str(seg);
-        return;
-    }
-    for c in seg.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
-
 /// A value as the API server quotes it in a message (strings in double quotes).
 pub(super) fn quote(v: &Value) -> String {
     match v {

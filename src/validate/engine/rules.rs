@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::fields::{field_path, field_path_pointer, push_escaped, type_word};
+use super::fields::{field_path, field_path_pointer, type_word};
 use super::lists::duplicates;
 use super::{Finding, FindingKind, Report, Skipped};
 use crate::validate::cel::{self, Outcome};
@@ -58,8 +58,7 @@ fn walk_at(
                 if let Some(sub) = sub {
                     let old_value = old.and_then(|o| o.get(name));
                     let len = ptr.len();
-                    ptr.push('/');
-                    push_escaped(ptr, name);
+                    nodecast_yaml::pointer::push_segment(ptr, name);
                     walk_at(sub, value, old_value, ptr, run_rules, report);
                     ptr.truncate(len);
                 }

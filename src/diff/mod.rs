@@ -113,20 +113,31 @@ fn pairs_by_path(
     pairs
 }
 
-/// Every (non-deleted) definition of each identity, first definition first (a document read
-/// again through a link counts once).
-fn definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Vec<usize>> {
-    let mut map: std::collections::HashMap<&ObjectId, Vec<usize>> =
-        inv.identities().map(|(id, i)| (id, vec![i])).collect();
+/// The later (non-deleted) definitions of each identity defined more than once, in object order
+/// (a document read again through a link counts once); the first is the inventory's own index.
+fn later_definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Vec<usize>> {
+    let mut map: std::collections::HashMap<&ObjectId, Vec<usize>> = Default::default();
     for &(first, later) in &inv.duplicates {
         if inv.link_copies.contains(&later) {
             continue;
         }
-        if let Some(v) = map.get_mut(&inv.objects[first].id) {
-            v.push(later);
-        }
+        map.entry(&inv.objects[first].id).or_default().push(later);
     }
     map
+}
+
+/// Every definition of `id` on one side, first definition first.
+fn definitions_of<'a>(
+    inv: &Inventory,
+    later: &'a std::collections::HashMap<&ObjectId, Vec<usize>>,
+    id: &ObjectId,
+) -> Vec<usize> {
+    let Some(first) = inv.first(id) else {
+        return Vec::new();
+    };
+    let mut all = vec![first];
+    all.extend(later.get(id).map(Vec::as_slice).unwrap_or_default());
+    all
 }
 
 impl Diff {
@@ -149,7 +160,7 @@ impl Diff {
         if !has_base {
             return diff;
         }
-        let (base_defs, head_defs) = rayon::join(|| definitions(base), || definitions(head));
+        let (base_later, head_later) = (later_definitions(base), later_definitions(head));
         let mut ids: Vec<&ObjectId> = base
             .identities()
             .chain(head.identities())
@@ -162,8 +173,8 @@ impl Diff {
             .par_iter()
             .map(|&id| {
                 let mut one = Diff::default();
-                let b = base_defs.get(id).map(Vec::as_slice).unwrap_or_default();
-                let h = head_defs.get(id).map(Vec::as_slice).unwrap_or_default();
+                let b = &definitions_of(base, &base_later, id)[..];
+                let h = &definitions_of(head, &head_later, id)[..];
                 if b.len() <= 1 && h.len() <= 1 {
                     one.pair(base, head, id, b.first().copied(), h.first().copied());
                     return one;

@@ -3,7 +3,7 @@
 //! name) cost more than the objects themselves.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 use std::sync::Arc;
 
 use super::{Object, ObjectId};
@@ -14,7 +14,7 @@ use super::{Object, ObjectId};
 pub struct FirstDefinitions {
     hasher: RandomState,
     /// Hash → the first definition of the first identity seen with that hash.
-    slots: HashMap<u64, u32>,
+    slots: HashMap<u64, u32, BuildHasherDefault<KeyedAlready>>,
     /// First definitions of identities whose hash another identity had first (never, in
     /// practice).
     more: Vec<u32>,
@@ -68,6 +68,29 @@ impl FirstDefinitions {
             .values()
             .chain(&self.more)
             .filter_map(move |&i| Some((&objects.get(i as usize)?.id, i as usize)))
+    }
+}
+
+/// The hasher of a table keyed by [`FirstDefinitions`]' own keyed hashes: each key is already a
+/// keyed SipHash of an identity (uniform, and unknown to whoever writes the repository), so the
+/// table takes it as it is instead of hashing it a second time on every lookup.
+#[derive(Default)]
+struct KeyedAlready(u64);
+
+impl Hasher for KeyedAlready {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+
+    /// Not used by a `u64` key; mixes bytes in for any other.
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
     }
 }
 

@@ -127,9 +127,9 @@ fn later_definitions(inv: &Inventory) -> std::collections::HashMap<&ObjectId, Ve
 }
 
 /// Every definition of `id` on one side, first definition first.
-fn definitions_of<'a>(
+fn definitions_of(
     inv: &Inventory,
-    later: &'a std::collections::HashMap<&ObjectId, Vec<usize>>,
+    later: &std::collections::HashMap<&ObjectId, Vec<usize>>,
     id: &ObjectId,
 ) -> Vec<usize> {
     let Some(first) = inv.first(id) else {

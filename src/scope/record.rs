@@ -325,15 +325,14 @@ impl Record {
         }
         record.dirs.sort();
         // Objects come file by file: one search per run of objects with the same producer (a
-        // search per object compared long shared path prefixes 15 times each, a fifth of the
+        // search per object compared long shared path prefixes 15 times each, a tenth of the
         // record's time on the large fleet).
         let mut last: Option<(&Object, u32)> = None;
         let object_producer: Vec<u32> = inv
             .objects
             .iter()
             .map(|o| {
-                if let Some((prev, p)) = last.filter(|(prev, _)| same_producer(prev, o)) {
-                    last = Some((prev, p));
+                if let Some((_, p)) = last.filter(|(prev, _)| same_producer(prev, o)) {
                     return p;
                 }
                 let p = record.index_of_object(o).unwrap_or(0);

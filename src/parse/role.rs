@@ -2,7 +2,7 @@
 //! otherwise); `crate::classify` decides it from the files around.
 
 /// What a file is to the cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// Objects the cluster receives (or would, once rendered).
     Manifest,
@@ -13,7 +13,7 @@ pub enum Role {
 }
 
 /// Why a file holds partial objects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Partial {
     /// A patch, replacement or transformer/generator configuration a kustomization reads.
     KustomizeInput,

@@ -33,6 +33,13 @@ pub fn push_segment(pointer: &mut String, key: &str) {
     }
 }
 
+/// Appends a list index to `pointer` as one more segment ([`push_segment`] for a list).
+pub fn push_index(pointer: &mut String, index: usize) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    let _ = write!(pointer, "/{index}");
+}
+
 /// How far a pointer resolves in a tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Walk<'a> {
@@ -100,20 +107,21 @@ impl<'a> Node<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// A segment pushed reads back as the key it was made from, whatever it holds.
     #[test]
     fn pushed_segments_read_back() {
         let keys = ["plain", "a/b", "~x", "~1/~0", "", "é/~"];
         let mut pointer = String::new();
         for k in keys {
-            super::push_segment(&mut pointer, k);
+            push_segment(&mut pointer, k);
         }
-        assert_eq!(pointer, "/plain/a~1b/~0x/~01~1~00//é~1~0");
-        let back: Vec<_> = super::segments(&pointer).collect();
-        assert_eq!(back, keys);
+        push_index(&mut pointer, 12);
+        assert_eq!(pointer, "/plain/a~1b/~0x/~01~1~00//é~1~0/12");
+        let back: Vec<_> = segments(&pointer).collect();
+        assert_eq!(back, [&keys[..], &["12"]].concat());
     }
-
-    use super::*;
 
     fn doc(text: &str) -> crate::Document {
         crate::parse(text, &crate::Options::default())

@@ -2,8 +2,6 @@
 //! `x-kubernetes-validations` rules with `oldSelf` bound to the base revision's value at the same
 //! place (list-map items matched by key), and words a failed rule as the API server does.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 use super::fields::{field_path, field_path_pointer, type_word};
@@ -122,8 +120,7 @@ fn walk_items(
             _ => None,
         };
         let len = ptr.len();
-        // Writing to a String cannot fail.
-        let _ = write!(ptr, "/{i}");
+        nodecast_yaml::pointer::push_index(ptr, i);
         walk_at(sub, item, old_item, ptr, run_rules, report);
         ptr.truncate(len);
     }

@@ -18,7 +18,6 @@ mod unit;
 pub mod url;
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use nodecast_yaml::{Node, NodeKind, Scalar};
 
@@ -472,8 +471,7 @@ fn check_types(c: &mut Check<'_>, ty: Ty, n: Node<'_>, pointer: &mut String) {
         (Ty::List(item), NodeKind::Seq(items)) => {
             for (i, it) in items.iter().enumerate() {
                 let len = pointer.len();
-                // Writing to a String cannot fail.
-                let _ = write!(pointer, "/{i}");
+                nodecast_yaml::pointer::push_index(pointer, i);
                 check_types(c, *item, it, pointer);
                 pointer.truncate(len);
             }

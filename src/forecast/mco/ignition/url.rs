@@ -109,50 +109,37 @@ fn arn_error(s: &str) -> Option<String> {
 
 // The character classes are tested on bytes: each holds only ASCII, so a byte over 0x7f (part of
 // a multibyte character) is outside every class, as the character is. A payload is megabytes at
-// most and every MachineConfig's sources are read, so no `char` decoding and no search of a
-// list per byte.
+// most and every MachineConfig's sources are read, so each class is a table, looked up once per
+// byte.
+
+/// Printable ASCII (a space to `~`) less `excluded`, as a table by byte.
+const fn printable_except(excluded: &[u8]) -> [bool; 256] {
+    let mut class = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        class[b] = true;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < excluded.len() {
+        class[excluded[i] as usize] = false;
+        i += 1;
+    }
+    class
+}
+
+/// Go's `mime` token characters (RFC 2045: no controls, spaces or tspecials).
+const TOKEN: [bool; 256] = printable_except(b" ()<>@,;:\\\"/[]?=");
+
+/// The characters a URL holds unescaped, as `dataurl`'s decoder accepts them.
+const URL_CHAR: [bool; 256] = printable_except(b" <>#\"{}|\\^[]`");
 
 fn is_token(c: u8) -> bool {
-    c.is_ascii()
-        && !c.is_ascii_control()
-        && !matches!(
-            c,
-            b' ' | b'('
-                | b')'
-                | b'<'
-                | b'>'
-                | b'@'
-                | b','
-                | b';'
-                | b':'
-                | b'\\'
-                | b'"'
-                | b'/'
-                | b'['
-                | b']'
-                | b'?'
-                | b'='
-        )
+    TOKEN[usize::from(c)]
 }
 
 fn is_url_char(c: u8) -> bool {
-    c.is_ascii()
-        && !c.is_ascii_control()
-        && !matches!(
-            c,
-            b' ' | b'<'
-                | b'>'
-                | b'#'
-                | b'"'
-                | b'{'
-                | b'}'
-                | b'|'
-                | b'\\'
-                | b'^'
-                | b'['
-                | b']'
-                | b'`'
-        )
+    URL_CHAR[usize::from(c)]
 }
 
 fn is_base64_char(c: u8) -> bool {
@@ -417,6 +404,19 @@ pub fn hash_error(spec: Spec, hash: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    /// The tables hold exactly the classes as Go states them: printable ASCII less the listed
+    /// characters (the bytes of multibyte characters in none).
+    #[test]
+    fn byte_classes_are_the_listed_characters() {
+        let class = |b: u8, excluded: &str| {
+            b.is_ascii() && !b.is_ascii_control() && !excluded.contains(char::from(b))
+        };
+        for b in 0..=u8::MAX {
+            assert_eq!(super::is_token(b), class(b, " ()<>@,;:\\\"/[]?="), "{b:#x}");
+            assert_eq!(super::is_url_char(b), class(b, " <>#\"{}|\\^[]`"), "{b:#x}");
+        }
+    }
+
     use super::*;
 
     /// Go's `url.Parse` scheme: the fragment ends the search for it.

@@ -763,30 +763,49 @@ fn resident() -> String {
     }
 }
 
+/// The CPU time of every thread of the process so far, in ticks of 10 ms (user and system; `None`
+/// where `/proc` does not say).
+fn cpu_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name in parentheses may hold spaces; the fields count from after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
+
 /// Stage times on stderr when `NODECAST_TIMINGS` is set: where a slow run spends its time, without
 /// a profiler (the benchmark script and performance reports use it).
 pub struct Stopwatch {
-    last: Option<std::time::Instant>,
+    last: Option<(std::time::Instant, Option<u64>)>,
 }
 
 impl Stopwatch {
     /// A stopwatch that runs only when `NODECAST_TIMINGS` is set, so timing costs nothing otherwise.
     pub fn from_env() -> Self {
         Stopwatch {
-            last: std::env::var_os("NODECAST_TIMINGS").map(|_| std::time::Instant::now()),
+            last: std::env::var_os("NODECAST_TIMINGS")
+                .map(|_| (std::time::Instant::now(), cpu_ticks())),
         }
     }
 
-    /// Prints the time since the last lap and the memory now, so each stage's cost is its own.
+    /// Prints the time since the last lap, the CPU time all threads spent in it (below the wall
+    /// time, the stage left cores idle) and the memory now, so each stage's cost is its own.
     pub fn lap(&mut self, stage: &str) {
-        if let Some(last) = self.last {
+        if let Some((last, last_cpu)) = self.last {
             let now = std::time::Instant::now();
+            let cpu = cpu_ticks();
+            let spent = match (last_cpu, cpu) {
+                (Some(a), Some(b)) => format!("  cpu {:>6} ms", b.saturating_sub(a) * 10),
+                _ => String::new(),
+            };
             eprintln!(
-                "nodecast timing: {stage:<10} {:>8.1} ms{}",
+                "nodecast timing: {stage:<10} {:>8.1} ms{spent}{}",
                 (now - last).as_secs_f64() * 1e3,
                 resident()
             );
-            self.last = Some(now);
+            self.last = Some((now, cpu));
         }
     }
 }

@@ -103,7 +103,7 @@ fn judge(case: &Case) -> (Verdict, usize) {
         return (Verdict::Fail(format!("no schema for {api} {kind}")), 0);
     };
     let old = case.updated.as_ref().map(|_| &case.initial);
-    let report = engine::validate(entry, object, old);
+    let report = engine::validate(entry, object.clone(), old);
     let errors: Vec<_> = report
         .findings
         .iter()

@@ -32,6 +32,7 @@ pub struct SchemaEntry {
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     transition: OnceLock<bool>,
     optional_old_self: OnceLock<bool>,
+    reach: OnceLock<super::engine::reach::Reach>,
 }
 
 impl SchemaEntry {
@@ -57,6 +58,7 @@ impl SchemaEntry {
             validator: OnceLock::new(),
             transition: OnceLock::new(),
             optional_old_self: OnceLock::new(),
+            reach: OnceLock::new(),
         })
     }
 
@@ -76,6 +78,7 @@ impl SchemaEntry {
             validator: OnceLock::new(),
             transition: OnceLock::new(),
             optional_old_self: OnceLock::new(),
+            reach: OnceLock::new(),
         }
     }
 
@@ -86,6 +89,13 @@ impl SchemaEntry {
                 .and_then(|t| serde_json::from_str(t).ok())
                 .unwrap_or(Value::Bool(true))
         })
+    }
+
+    /// Where in the schema defaults and CEL rules are (mapped on first use), so the walks after
+    /// the structural check skip the fields with neither.
+    pub fn reach(&self) -> &super::engine::reach::Reach {
+        self.reach
+            .get_or_init(|| super::engine::reach::Reach::of(self.schema()))
     }
 
     /// The compiled validator (compiled on first use).

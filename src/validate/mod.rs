@@ -682,9 +682,9 @@ fn validate_target(
     let report = if target.partial {
         engine::validate_patch(entry, &head)
     } else if unchanged {
-        engine::validate_unchanged(entry, &head)
+        engine::validate_unchanged(entry, head)
     } else {
-        engine::validate(entry, &head, old.as_ref())
+        engine::validate(entry, head, old.as_ref())
     };
     let diags = report
         .findings

@@ -6,7 +6,9 @@
 //! This module holds the findings' types and the entry points, which run the steps in the API
 //! server's order; each child does one job: `defaults` fills schema defaults, `schema_errors`
 //! translates the structural schema's errors, `rules` walks the object for the CEL rules, `lists`
-//! checks list keys for duplicates, and `fields` writes paths and values as the API server does.
+//! checks list keys for duplicates, `fields` writes paths and values as the API server does, and
+//! `reach` maps where in a schema defaults and rules are, so the walks skip the fields with
+//! neither.
 
 use serde_json::Value;
 
@@ -15,10 +17,11 @@ use super::catalog::SchemaEntry;
 mod defaults;
 mod fields;
 mod lists;
+pub mod reach;
 mod rules;
 mod schema_errors;
 
-pub use defaults::with_defaults;
+use defaults::with_defaults;
 use fields::escape;
 pub use fields::{field_path, field_path_pointer};
 use rules::walk;
@@ -84,15 +87,16 @@ pub struct Report {
     pub skipped: Vec<Skipped>,
 }
 
-/// Validates `head` (with `old` as the base revision of the same object, if any).
-pub fn validate(entry: &SchemaEntry, head: &Value, old: Option<&Value>) -> Report {
+/// Validates `head` (with `old` as the base revision of the same object, if any); `head` is
+/// taken, as the API server's defaults are filled into it.
+pub fn validate(entry: &SchemaEntry, head: Value, old: Option<&Value>) -> Report {
     validate_with(entry, head, old.map(Old::Value))
 }
 
 /// Validates an update that leaves the object as it was (the base revision is the same document):
 /// like [`validate`] with `old` equal to `head`, without converting or comparing the old object —
 /// every transition rule ratchets.
-pub fn validate_unchanged(entry: &SchemaEntry, head: &Value) -> Report {
+pub fn validate_unchanged(entry: &SchemaEntry, head: Value) -> Report {
     validate_with(entry, head, Some(Old::SameAsHead))
 }
 
@@ -103,11 +107,12 @@ enum Old<'a> {
 }
 
 /// The shared body of [`validate`] and [`validate_unchanged`]: defaults, schema, ObjectMeta, rules.
-fn validate_with(entry: &SchemaEntry, head: &Value, old: Option<Old<'_>>) -> Report {
+fn validate_with(entry: &SchemaEntry, head: Value, old: Option<Old<'_>>) -> Report {
     let schema = entry.schema();
-    let head = with_defaults(schema, head);
+    let reach = entry.reach();
+    let head = with_defaults(schema, reach, head);
     let old_owned = match old {
-        Some(Old::Value(o)) => Some(with_defaults(schema, o)),
+        Some(Old::Value(o)) => Some(with_defaults(schema, reach, o.clone())),
         _ => None,
     };
     // Unchanged: the walk sees the very same values on both sides (pointer-equal all the way down).
@@ -128,7 +133,17 @@ fn validate_with(entry: &SchemaEntry, head: &Value, old: Option<Old<'_>>) -> Rep
     // Like the API server, evaluate the CEL rules only when no value has the wrong type or an
     // unsupported value (their rules would read garbage).
     let run_rules = !report.findings.iter().any(|f| f.blocks_rules);
-    walk(schema, &head, old, "", run_rules, &mut report);
+    // Debug builds check the walk pruned by the schema's reach against the full one, in every
+    // suite.
+    #[cfg(debug_assertions)]
+    let full = {
+        let mut full = report.clone();
+        walk(schema, None, &head, old, "", run_rules, &mut full);
+        full
+    };
+    walk(schema, Some(reach), &head, old, "", run_rules, &mut report);
+    #[cfg(debug_assertions)]
+    assert_eq!(report, full, "rules walk pruned by the schema's reach");
     drop_echoes_of_missing_fields(&mut report.findings);
     report
         .findings
@@ -178,7 +193,15 @@ pub fn validate_patch(entry: &SchemaEntry, patch: &Value) -> Report {
             .starts_with('$'),
         _ => true,
     });
-    walk(entry.schema(), patch, None, "", false, &mut report);
+    walk(
+        entry.schema(),
+        Some(entry.reach()),
+        patch,
+        None,
+        "",
+        false,
+        &mut report,
+    );
     metadata_fields(patch, &mut report.findings);
     report
         .findings
@@ -296,11 +319,11 @@ mod tests {
             }
         }));
         let ok = json!({"metadata": {"name": "a", "labels": {}}, "n": "10%", "opt": null, "free": {"a": "x", "b": 1}, "strict": {"a": "x"}, "tags": ["a", "b"]});
-        assert_eq!(lines(&validate(&e, &ok, None)), Vec::<String>::new());
+        assert_eq!(lines(&validate(&e, ok, None)), Vec::<String>::new());
         let bad =
             json!({"metadata": {"lables": {}}, "n": true, "strict": {"b": 1}, "tags": ["a", "a"]});
         assert_eq!(
-            lines(&validate(&e, &bad, None)),
+            lines(&validate(&e, bad.clone(), None)),
             vec![
                 "UnknownField /metadata/lables unknown field \"metadata.lables\"",
                 "Schema /n Invalid value: \"boolean\": n in body must be of type integer, string",
@@ -318,10 +341,10 @@ mod tests {
             "properties": {"a": {"type": "string", "enum": ["x", "y"]}, "n": {"type": "integer"}}
         }));
         assert_eq!(
-            lines(&validate(&e, &json!({"a": "x"}), None)),
+            lines(&validate(&e, json!({"a": "x"}), None)),
             vec!["Rule  Invalid value: \"object\": a is x"]
         );
-        let report = validate(&e, &json!({"a": "x", "n": "one"}), None);
+        let report = validate(&e, json!({"a": "x", "n": "one"}), None);
         assert_eq!(
             lines(&report),
             vec!["Schema /n Invalid value: \"string\": n in body must be of type integer"]
@@ -343,7 +366,7 @@ mod tests {
             }],
             "properties": {"min": {"type": "integer"}, "max": {"type": "integer", "default": 5}}
         }));
-        let report = validate(&e, &json!({"min": 7}), None);
+        let report = validate(&e, json!({"min": 7}), None);
         assert_eq!(
             lines(&report),
             vec!["Rule /min Forbidden: min 7 exceeds max 5"]
@@ -374,11 +397,11 @@ mod tests {
         // Reordered, `b` changed, `c` new: only `b` is compared, at its new index.
         let new = json!({"pools": [{"name": "b", "arch": "amd64"}, {"name": "c", "arch": "s390x"}, {"name": "a", "arch": "amd64"}]});
         assert_eq!(
-            lines(&validate(&e, &new, Some(&old))),
+            lines(&validate(&e, new.clone(), Some(&old))),
             vec!["TransitionRule /pools/0/arch Invalid value: \"string\": arch is immutable"]
         );
         // Without an old object (a create), transition rules do not run.
-        assert_eq!(lines(&validate(&e, &new, None)), Vec::<String>::new());
+        assert_eq!(lines(&validate(&e, new, None)), Vec::<String>::new());
     }
 
     #[test]
@@ -395,13 +418,13 @@ mod tests {
             }}
         }));
         assert_eq!(
-            lines(&validate(&e, &json!({"mode": "Other"}), None)),
+            lines(&validate(&e, json!({"mode": "Other"}), None)),
             vec!["TransitionRule /mode Invalid value: \"string\": must start as Initial"]
         );
         assert_eq!(
             lines(&validate(
                 &e,
-                &json!({"mode": "Other"}),
+                json!({"mode": "Other"}),
                 Some(&json!({"mode": "Initial"}))
             )),
             Vec::<String>::new()
@@ -441,15 +464,15 @@ mod tests {
         ] {
             let copy = object.clone();
             assert_eq!(
-                lines(&validate_unchanged(&e, &object)),
-                lines(&validate(&e, &object, Some(&copy))),
+                lines(&validate_unchanged(&e, object.clone())),
+                lines(&validate(&e, object.clone(), Some(&copy))),
                 "{object}"
             );
         }
         assert_eq!(
             lines(&validate_unchanged(
                 &e,
-                &json!({"arch": "arm", "mode": "Other", "count": 5})
+                json!({"arch": "arm", "mode": "Other", "count": 5})
             )),
             vec![
                 "Rule /arch Invalid value: \"string\": no arm",
@@ -462,7 +485,8 @@ mod tests {
     #[test]
     fn defaults_fill_absent_fields_only() {
         let schema = serde_json::json!({"properties": {"a": {"default": 1}, "b": {"default": 2}}});
-        let v = with_defaults(&schema, &serde_json::json!({"b": 5}));
+        let reach = reach::Reach::of(&schema);
+        let v = with_defaults(&schema, &reach, serde_json::json!({"b": 5}));
         assert_eq!(v, serde_json::json!({"b": 5, "a": 1}));
     }
 }

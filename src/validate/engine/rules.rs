@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::fields::{field_path, field_path_pointer, type_word};
 use super::lists::duplicates;
+use super::reach::Reach;
 use super::{Finding, FindingKind, Report, Skipped};
 use crate::validate::cel::{self, Outcome};
 
@@ -19,22 +20,36 @@ fn rules_of(schema: &Value) -> &[Value] {
 }
 
 /// Validates one node and everything below it: its rules (unless held back), its fields or its
-/// items (with list uniqueness).
+/// items (with list uniqueness). With `reach`, only the fields and items it says have rules or
+/// list keys below them; without, every field the schema declares.
 pub(super) fn walk(
     schema: &Value,
+    reach: Option<&Reach>,
     v: &Value,
     old: Option<&Value>,
     ptr: &str,
     run_rules: bool,
     report: &mut Report,
 ) {
-    walk_at(schema, v, old, &mut ptr.to_string(), run_rules, report);
+    if reach.is_some_and(|r| !r.has_rules()) {
+        return;
+    }
+    walk_at(
+        schema,
+        reach,
+        v,
+        old,
+        &mut ptr.to_string(),
+        run_rules,
+        report,
+    );
 }
 
 /// [`walk`] with the pointer in one buffer, extended and cut back on the way: a document has
 /// thousands of nodes, and a pointer is read only where a rule runs or fails.
 fn walk_at(
     schema: &Value,
+    reach: Option<&Reach>,
     v: &Value,
     old: Option<&Value>,
     ptr: &mut String,
@@ -52,17 +67,22 @@ fn walk_at(
             let props = schema.get("properties").and_then(Value::as_object);
             let ap = schema.get("additionalProperties").filter(|a| a.is_object());
             for (name, value) in map {
+                let below = match reach.map(|r| r.field_for_rules(name)) {
+                    Some(None) => continue,
+                    Some(below) => below,
+                    None => None,
+                };
                 let sub = props.and_then(|p| p.get(name)).or(ap);
                 if let Some(sub) = sub {
                     let old_value = old.and_then(|o| o.get(name));
                     let len = ptr.len();
                     nodecast_yaml::pointer::push_segment(ptr, name);
-                    walk_at(sub, value, old_value, ptr, run_rules, report);
+                    walk_at(sub, below, value, old_value, ptr, run_rules, report);
                     ptr.truncate(len);
                 }
             }
         }
-        Value::Array(items) => walk_items(schema, items, old, ptr, run_rules, report),
+        Value::Array(items) => walk_items(schema, reach, items, old, ptr, run_rules, report),
         _ => {}
     }
 }
@@ -96,6 +116,7 @@ fn node_rules(schema: &Value, v: &Value, old: Option<&Value>, ptr: &str, report:
 /// A list: its duplicates, then each item, with a list-map item's base value found by its keys.
 fn walk_items(
     schema: &Value,
+    reach: Option<&Reach>,
     items: &[Value],
     old: Option<&Value>,
     ptr: &mut String,
@@ -109,6 +130,11 @@ fn walk_items(
         .map(|k| k.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     duplicates(list_type, &keys, items, ptr, report);
+    let below = match reach.map(|r| r.items(true)) {
+        Some(None) => return,
+        Some(below) => below,
+        None => None,
+    };
     let Some(sub) = schema.get("items") else {
         return;
     };
@@ -121,7 +147,7 @@ fn walk_items(
         };
         let len = ptr.len();
         nodecast_yaml::pointer::push_index(ptr, i);
-        walk_at(sub, item, old_item, ptr, run_rules, report);
+        walk_at(sub, below, item, old_item, ptr, run_rules, report);
         ptr.truncate(len);
     }
 }

@@ -276,7 +276,7 @@ impl Record {
                 .iter()
                 .filter(|o| o.origin.overlay.is_none())
                 .map(|o| &o.path),
-            |a, b| Arc::ptr_eq(a, b),
+            Arc::ptr_eq,
         ));
         paths.sort();
         paths.dedup();

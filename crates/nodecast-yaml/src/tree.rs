@@ -134,9 +134,9 @@ fn style_of(bits: u8) -> ScalarStyle {
     }
 }
 
-/// Whether two keys of the same length are the same bytes: a short key (most are) compared in
-/// line, eight bytes at a time, rather than by a call to the C library's `memcmp`, which was a
-/// tenth of a check's time, most of it from key lookups.
+/// Whether two keys are the same bytes: a short key (most are) compared in line, eight bytes at
+/// a time, rather than by a call to the C library's `memcmp` for each key found (a quarter of
+/// the `memcmp` time of a cold check, which was a tenth of it).
 #[inline(always)]
 fn same_key(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {

@@ -58,7 +58,8 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
             _ => return None,
         }
     }
-    let mut seen: BTreeSet<(String, String, Option<String>, String)> = BTreeSet::new();
+    // Identities as the documents' own text: no copy of four strings per document of a fleet.
+    let mut seen: BTreeSet<Identity<'_>> = BTreeSet::new();
     // Each listed file by the path its entry holds (one allocation per path for the whole run).
     let mut shared: Vec<Arc<str>> = Vec::with_capacity(listed.len());
     for path in &listed {
@@ -87,11 +88,11 @@ pub fn resources(root_file: &str, files: &HashMap<&str, &FileEntry>) -> Option<V
     Some(shared)
 }
 
+/// What Kustomize tells objects apart by: apiVersion, kind, namespace and name.
+type Identity<'a> = (&'a str, &'a str, Option<&'a str>, &'a str);
+
 /// The identity Kustomize gives a document that it would print unchanged, else `None`.
-fn plain_object(
-    doc: &ParsedDoc,
-    namespace: Option<&str>,
-) -> Option<(String, String, Option<String>, String)> {
+fn plain_object<'a>(doc: &'a ParsedDoc, namespace: Option<&str>) -> Option<Identity<'a>> {
     let root = doc.doc.root();
     let api_version = root.get("apiVersion")?.as_str()?;
     let kind = root.get("kind")?.as_str()?;
@@ -113,12 +114,7 @@ fn plain_object(
     if !doc.is_literal() {
         return None;
     }
-    Some((
-        api_version.to_string(),
-        kind.to_string(),
-        own_namespace.map(str::to_string),
-        name.to_string(),
-    ))
+    Some((api_version, kind, own_namespace, name))
 }
 
 #[cfg(test)]

@@ -127,12 +127,15 @@ fn literal(node: Node<'_>) -> bool {
     if node.from_alias() || node.tag().is_some() {
         return false;
     }
-    match node.kind() {
-        nodecast_yaml::NodeKind::Scalar { .. } => true,
-        nodecast_yaml::NodeKind::Seq(items) => items.iter().all(literal),
-        nodecast_yaml::NodeKind::Map(entries) => entries
+    // By class only: a scalar's value is not resolved to be told it is a scalar.
+    if let Some(entries) = node.as_map() {
+        entries
             .iter()
-            .all(|e| e.key.key_text() != Some("<<") && literal(e.key) && literal(e.value)),
+            .all(|e| e.key.key_text() != Some("<<") && literal(e.key) && literal(e.value))
+    } else if let Some(items) = node.as_seq() {
+        items.iter().all(literal)
+    } else {
+        true
     }
 }
 

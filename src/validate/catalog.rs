@@ -32,7 +32,7 @@ pub struct SchemaEntry {
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     transition: OnceLock<bool>,
     optional_old_self: OnceLock<bool>,
-    reach: OnceLock<super::engine::reach::Reach>,
+    reach: OnceLock<super::reach::Reach>,
 }
 
 impl SchemaEntry {
@@ -93,9 +93,9 @@ impl SchemaEntry {
 
     /// Where in the schema defaults and CEL rules are (mapped on first use), so the walks after
     /// the structural check skip the fields with neither.
-    pub fn reach(&self) -> &super::engine::reach::Reach {
+    pub fn reach(&self) -> &super::reach::Reach {
         self.reach
-            .get_or_init(|| super::engine::reach::Reach::of(self.schema()))
+            .get_or_init(|| super::reach::Reach::of(self.schema()))
     }
 
     /// The compiled validator (compiled on first use).

@@ -3,7 +3,7 @@
 //! `FeatureGate/cluster` of the object's own cluster (as the MCO model groups clusters), else the
 //! one every FeatureGate of the repository agrees on, else Default.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::inventory::clusters::{key_of, path_key, roots};
 use crate::inventory::{Inventory, Object};
@@ -16,7 +16,11 @@ pub struct Resolver {
     agreed: Option<String>,
     /// Each cluster's own set, only when the FeatureGates disagree.
     per_cluster: Option<PerCluster>,
-    hosted: Vec<(String, String, String)>,
+    /// Each HostedCluster's set by (namespace, name), the first definition's; looked up for every
+    /// HyperShift object, so a fleet's thousand HostedClusters are not scanned for each.
+    hosted: HashMap<(String, String), String>,
+    /// The set of the first HostedCluster of each namespace.
+    hosted_namespaces: HashMap<String, String>,
 }
 
 /// FeatureGates that declare different sets, by the cluster that holds each (clusters found as
@@ -72,27 +76,30 @@ impl Resolver {
                 sets,
             }
         });
-        let hosted = head
-            .of_kind("hypershift.openshift.io", "HostedCluster")
-            .map(|o| {
-                let set = o
-                    .root()
-                    .path(&["spec", "configuration", "featureGate", "featureSet"])
-                    .and_then(|n| n.as_str())
-                    .map(variant)
-                    .unwrap_or_else(|| "Default".into());
-                (
-                    o.id.namespace.as_deref().unwrap_or_default().to_string(),
-                    o.id.name.to_string(),
-                    set,
-                )
-            })
-            .collect();
+        let mut hosted = HashMap::new();
+        let mut hosted_namespaces = HashMap::new();
+        for o in head.of_kind("hypershift.openshift.io", "HostedCluster") {
+            let set = o
+                .root()
+                .path(&["spec", "configuration", "featureGate", "featureSet"])
+                .and_then(|n| n.as_str())
+                .map(variant)
+                .unwrap_or_else(|| "Default".into());
+            let namespace = o.id.namespace.as_deref().unwrap_or_default().to_string();
+            // The first definition of each speaks, as a search in order would find it.
+            hosted_namespaces
+                .entry(namespace.clone())
+                .or_insert_with(|| set.clone());
+            hosted
+                .entry((namespace, o.id.name.to_string()))
+                .or_insert(set);
+        }
         Resolver {
             forced: forced.map(variant),
             agreed,
             per_cluster,
             hosted,
+            hosted_namespaces,
         }
     }
 
@@ -113,9 +120,7 @@ impl Resolver {
                 _ => None,
             };
             if let Some(name) = cluster {
-                if let Some((_, _, set)) =
-                    self.hosted.iter().find(|(n, c, _)| *n == ns && *c == name)
-                {
+                if let Some(set) = self.hosted.get(&(ns.to_string(), name)) {
                     return set.clone();
                 }
             }
@@ -142,10 +147,9 @@ impl Resolver {
         if let Some(f) = &self.forced {
             return f.clone();
         }
-        self.hosted
-            .iter()
-            .find(|(n, _, _)| n == namespace)
-            .map(|(_, _, set)| set.clone())
+        self.hosted_namespaces
+            .get(namespace)
+            .cloned()
             .unwrap_or_else(|| self.of_cluster(|p| path_key(&p.roots, path)))
     }
 }

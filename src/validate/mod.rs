@@ -16,6 +16,7 @@ mod feature_set;
 mod kustomize;
 pub(crate) mod lazy_pattern;
 mod locate;
+pub mod reach;
 mod sops;
 mod store;
 

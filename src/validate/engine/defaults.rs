@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::reach::Reach;
+use crate::validate::reach::Reach;
 
 /// Applies schema defaults as the API server does before validating: a `null` the schema does
 /// not allow is dropped first (or takes the default), then absent fields take their defaults
@@ -161,7 +161,7 @@ fn apply_defaults(schema: &Value, v: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::{with_all_defaults, with_defaults};
-    use crate::validate::engine::reach::Reach;
+    use crate::validate::reach::Reach;
     use serde_json::json;
 
     #[test]

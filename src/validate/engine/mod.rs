@@ -6,9 +6,8 @@
 //! This module holds the findings' types and the entry points, which run the steps in the API
 //! server's order; each child does one job: `defaults` fills schema defaults, `schema_errors`
 //! translates the structural schema's errors, `rules` walks the object for the CEL rules, `lists`
-//! checks list keys for duplicates, `fields` writes paths and values as the API server does, and
-//! `reach` maps where in a schema defaults and rules are, so the walks skip the fields with
-//! neither.
+//! checks list keys for duplicates, and `fields` writes paths and values as the API server does.
+//! The walks go only where the schema's [`super::reach`] says defaults and rules are.
 
 use serde_json::Value;
 
@@ -17,7 +16,6 @@ use super::catalog::SchemaEntry;
 mod defaults;
 mod fields;
 mod lists;
-pub mod reach;
 mod rules;
 mod schema_errors;
 
@@ -485,7 +483,7 @@ mod tests {
     #[test]
     fn defaults_fill_absent_fields_only() {
         let schema = serde_json::json!({"properties": {"a": {"default": 1}, "b": {"default": 2}}});
-        let reach = reach::Reach::of(&schema);
+        let reach = crate::validate::reach::Reach::of(&schema);
         let v = with_defaults(&schema, &reach, serde_json::json!({"b": 5}));
         assert_eq!(v, serde_json::json!({"b": 5, "a": 1}));
     }

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::fields::{field_path, field_path_pointer, type_word};
 use super::lists::duplicates;
-use super::reach::Reach;
 use super::{Finding, FindingKind, Report, Skipped};
 use crate::validate::cel::{self, Outcome};
+use crate::validate::reach::Reach;
 
 /// A node's CEL rules (`x-kubernetes-validations`), empty when it has none.
 fn rules_of(schema: &Value) -> &[Value] {

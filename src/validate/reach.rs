@@ -1,8 +1,9 @@
-//! Where in a schema the walks after the structural check have work: defaults to fill, CEL rules
-//! to run, list keys to compare. Most fields of a CRD have none of these below them, and a
-//! document has thousands of nodes, each a schema lookup or two; so each schema's map of where the
-//! work is is built once (held by its catalog entry) and the walks skip every subtree it leaves
-//! out. Debug builds check every pruned walk against the full one, in every suite.
+//! Where in a schema the walks after the structural check (the engine's defaulting and CEL walk)
+//! have work: defaults to fill, CEL rules to run, list keys to compare. Most fields of a CRD have
+//! none of these below them, and a document has thousands of nodes, each a schema lookup or two;
+//! so each schema's map of where the work is is built once (held by its catalog entry) and the
+//! walks skip every subtree it leaves out. Debug builds check every pruned walk against the full
+//! one, in every suite.
 
 use std::collections::HashMap;
 

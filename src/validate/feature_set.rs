@@ -109,7 +109,7 @@ impl Resolver {
             return f.clone();
         }
         if object.id.group == "hypershift.openshift.io" {
-            let ns = object.id.namespace.clone().unwrap_or_default();
+            let ns = object.id.namespace.as_deref().unwrap_or_default();
             let cluster = match object.id.kind.as_str() {
                 "NodePool" => object
                     .root()
